@@ -1,0 +1,102 @@
+"""``cpu-llvm``: the host CPU through LLVM, parallelised by TVM's thread pool."""
+
+from __future__ import annotations
+
+import os
+import platform
+from functools import cache
+
+from evaluator.backends.base import Backend, BackendInfo, Kernel
+
+# x86-64 micro-architecture levels (the psABI's): the highest level whose flags the host has.
+_X86_LEVELS = [
+    ("x86-64-v4", {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}),
+    ("x86-64-v3", {"avx2", "fma", "bmi1", "bmi2", "movbe", "f16c"}),
+    ("x86-64-v2", {"sse4_2", "popcnt", "ssse3"}),
+]
+
+
+@cache
+def _cpuinfo() -> tuple[str, set[str]]:
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "model name" and model in ("", platform.machine(), platform.processor()):
+                    model = value.strip()
+                elif key in ("flags", "Features") and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    return model, flags
+
+
+def host_target() -> dict:
+    """The LLVM target for this host: an explicit ISA level, never ``-mcpu=native``."""
+    machine = platform.machine()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if machine in ("x86_64", "AMD64"):
+        _, flags = _cpuinfo()
+        mcpu = next((lvl for lvl, need in _X86_LEVELS if need <= flags), "x86-64")
+        return {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": mcpu, "num-cores": cores}
+    if machine in ("aarch64", "arm64"):
+        return {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"], "num-cores": cores}
+    return {"kind": "llvm", "num-cores": cores}
+
+
+class _CpuKernel(Kernel):
+    def __init__(self, module, dev, graph: bool):
+        self.dev, self.graph = dev, graph
+        if graph:
+            from tvm.runtime.vm import VirtualMachine
+
+            self.vm = VirtualMachine(module, dev)
+            self.fn = self.vm["main"]
+        else:
+            self.module = module
+            self.fn = module["main"]
+
+    def __call__(self, inputs, outputs):
+        if self.graph:
+            out = self.fn(*inputs)
+            return list(out) if isinstance(out, (list, tuple)) else [out]
+        self.fn(*inputs, *outputs)
+        return list(outputs)
+
+    def timer(self, inputs, outputs, number):
+        owner = self.vm if self.graph else self.module
+        args = list(inputs) if self.graph else list(inputs) + list(outputs)
+        evaluator = owner.time_evaluator("main", self.dev, number=number, repeat=1)
+        return lambda: float(evaluator(*args).results[0])
+
+
+class CpuLlvm(Backend):
+    name = "cpu-llvm"
+
+    def info(self) -> BackendInfo:
+        model, _ = _cpuinfo()
+        target = self.target()
+        arch = target.get("mcpu") or target.get("mtriple") or platform.machine()
+        return BackendInfo(self.name, True, "", f"{model} ({target['num-cores']} cores)", arch,
+                           target, queue="eval.cpu-llvm")
+
+    def target(self) -> dict:
+        return host_target()
+
+    def build(self, mod, path: str) -> None:
+        import tvm
+
+        ex = tvm.compile(mod, target=tvm.target.Target(self.target()))
+        ex.export_library(path)
+
+    def device(self):
+        import tvm
+
+        return tvm.cpu(0)
+
+    def load(self, path: str, graph: bool) -> Kernel:
+        import tvm
+
+        return _CpuKernel(tvm.runtime.load_module(path), self.device(), graph)

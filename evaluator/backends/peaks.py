@@ -1,0 +1,66 @@
+"""Measured peaks of a backend (compute FLOP/s and memory bytes/s), for roofline fractions.
+
+Measured once per backend and device and cached: a large SGEMM through the vendor library for
+compute, a large copy for bandwidth. Both are what the machine really sustains, not datasheet
+numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    d = Path(os.environ.get("EKB_CACHE_DIR", Path.home() / ".cache" / "edgekernelbench"))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _best(fn, repeats: int = 5) -> float:
+    fn()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def measure_cpu() -> dict:
+    import numpy as np
+
+    n = 1024
+    a, b = np.ones((n, n), np.float32), np.ones((n, n), np.float32)
+    c = np.empty((n, n), np.float32)
+    flops = 2 * n**3 / _best(lambda: np.matmul(a, b, out=c))
+    src = np.ones(32 << 20, np.float32)  # 128 MiB, far beyond the caches
+    dst = np.empty_like(src)
+    bw = 2 * src.nbytes / _best(lambda: np.copyto(dst, src))
+    return {"flops_per_s": flops, "bytes_per_s": bw, "method": "numpy sgemm 1024^3; copy 128 MiB",
+            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def peaks(backend_name: str, device: str, measure=measure_cpu) -> dict:
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{backend_name}-{device}")
+    path = cache_dir() / f"peaks-{safe[:150]}.json"
+    if path.exists():
+        try:
+            return json.loads(path.read_text())
+        except ValueError:
+            pass
+    result = measure()
+    path.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def roofline_fraction(flops: int, nbytes: int, seconds: float, peak: dict) -> float | None:
+    """Achieved performance over the roofline's attainable bound at this arithmetic intensity."""
+    if not seconds or seconds <= 0:
+        return None
+    if flops > 0:
+        attainable = min(peak["flops_per_s"], flops / max(nbytes, 1) * peak["bytes_per_s"])
+        return (flops / seconds) / attainable
+    return (nbytes / seconds) / peak["bytes_per_s"]

@@ -1,0 +1,141 @@
+"""The process that touches candidate code: ``python -m evaluator.harness.child STEP REQUEST``.
+
+``build``: lower the submission onto the canonical IR and compile it (parsing TVMScript and
+applying schedules can hang or crash, so this never runs in the harness process).
+``run``: load the candidate, run the correctness sets, hand the outputs to the parent, and —
+only if the parent says the results are right — run the harness's interleaved timing loop.
+
+Messages to the parent are JSON lines on the original stdout; the kernel's own prints are sent
+to stderr so they can never forge a message. Commands from the parent arrive on stdin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+
+def _channel():
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # anything the kernel prints goes to stderr
+    sys.stdout = sys.stderr
+    return out
+
+
+def _send(chan, **msg) -> None:
+    chan.write(json.dumps(msg) + "\n")
+    chan.flush()
+
+
+def _error_text(e: BaseException) -> str:
+    from evaluator.ir.layered_trace import _tvm_message
+
+    return _tvm_message(e) if not isinstance(e, (ValueError, TypeError)) or "Traceback" in str(e) else str(e)[:2000]
+
+
+def build(req: dict, chan) -> None:
+    import tvm
+
+    from evaluator.backends import get_backend
+    from evaluator.baselines.tvm_default import default_layers
+    from evaluator.ir import lower
+
+    backend = get_backend(req["backend"])
+    with open(req["canonical"]) as f:
+        canonical = tvm.ir.load_json(f.read())
+    with open(req["source"], encoding="utf-8") as f:
+        source = f.read()
+    t0 = time.perf_counter()
+    try:
+        mod = lower.lower(req["format"], source, canonical, default_layers=default_layers)
+    except Exception as e:  # noqa: BLE001 - every failure to lower is the submission's compile error
+        _send(chan, ok=False, stage="lower", error=str(e)[:4000])
+        return
+    t1 = time.perf_counter()
+    try:
+        backend.build(mod, req["artifact"])
+    except Exception as e:  # noqa: BLE001
+        _send(chan, ok=False, stage="build", error=_error_text(e))
+        return
+    t2 = time.perf_counter()
+    ir = mod.script()
+    _send(chan, ok=True, lower_s=t1 - t0, build_s=t2 - t1, ir=ir[:200_000])
+
+
+def run(req: dict, chan) -> None:
+    import numpy as np
+
+    from evaluator.backends import get_backend
+    from evaluator.harness import timing
+
+    backend = get_backend(req["backend"])
+    graph = req["graph"]
+    try:
+        kernel = backend.load(req["candidate"], graph)
+    except Exception as e:  # noqa: BLE001
+        _send(chan, phase="error", stage="load", error=_error_text(e))
+        return
+    out_specs = req["outputs"]
+    for k, path in enumerate(req["inputs"]):
+        arrays = list(np.load(path).values())
+        for r in range(req["runs_per_seed"]):
+            ins = [backend.tensor(a) for a in arrays]
+            outs = [backend.tensor(_poison(o["shape"], o["dtype"], r)) for o in out_specs]
+            try:
+                got = kernel(ins, outs)
+                result = {f"out{i}": t.numpy() for i, t in enumerate(got)}
+            except Exception as e:  # noqa: BLE001
+                _send(chan, phase="error", stage="check", error=_error_text(e), seed_index=k, run=r)
+                return
+            result.update({f"in{i}": t.numpy() for i, t in enumerate(ins)})
+            np.savez(os.path.join(req["outdir"], f"check_{k}_{r}.npz"), **result)
+    _send(chan, phase="checked")
+    if sys.stdin.readline().strip() != "time":
+        return
+    arrays = list(np.load(req["inputs"][0]).values())
+    kernels = {"candidate": kernel}
+    if req.get("baseline"):
+        kernels["tvm-default"] = backend.load(req["baseline"], graph)
+    calls = {}
+    for name, kern in kernels.items():
+        ins = [backend.tensor(a) for a in arrays]
+        outs = [backend.tensor(np.zeros(o["shape"], o["dtype"])) for o in out_specs]
+        calls[name] = (kern, ins, outs)
+    vendor = None
+    if req.get("vendor"):
+        from evaluator import suite
+
+        vendor = suite.get_workload(req["vendor"]).vendor_call()
+    report = timing.interleaved(calls, vendor, [a.copy() for a in arrays], req["protocol"])
+    _send(chan, phase="timed", **report)
+
+
+def _poison(shape, dtype, run: int):
+    import numpy as np
+
+    dt = np.dtype(dtype)
+    if np.issubdtype(dt, np.floating):
+        return np.full(shape, np.nan, dt)
+    # Two different sentinels: an output the kernel never writes then differs between runs.
+    info = np.iinfo(dt)
+    return np.full(shape, info.min if run == 0 else info.max, dt)
+
+
+def main(argv: list[str]) -> int:
+    step, request_path = argv
+    chan = _channel()
+    with open(request_path) as f:
+        req = json.load(f)
+    try:
+        {"build": build, "run": run}[step](req, chan)
+    except Exception:  # noqa: BLE001 - report, never hang the parent
+        _send(chan, phase="error", ok=False, stage=step, error=traceback.format_exc(limit=3)[-2000:])
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

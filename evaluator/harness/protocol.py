@@ -1,0 +1,51 @@
+"""The measurement protocol: every knob of correctness checking and timing, with its limit."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+# (absolute, relative) tolerance per output dtype: |got - ref| <= atol + rtol * |ref|.
+TOLERANCES = {
+    "float64": (1e-6, 1e-6),
+    "float32": (1e-4, 1e-4),
+    "float16": (1e-2, 1e-2),
+    "bfloat16": (2e-2, 2e-2),
+}
+EXACT = (0.0, 0.0)  # integer outputs (int8/int32 …) must match exactly
+
+
+def tolerance(dtype: str) -> tuple[float, float]:
+    return TOLERANCES.get(dtype, EXACT)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-step wall-clock limits (seconds) and output caps."""
+
+    build_s: float = 120.0
+    check_s: float = 60.0
+    time_s: float = 60.0
+    max_artifact_bytes: int = 64 << 20
+
+
+@dataclass(frozen=True)
+class Protocol:
+    seeds: tuple[int, ...] = (0, 1, 2)  # input sets for the correctness check
+    runs_per_seed: int = 2  # a second run must agree with the first
+    warmup_s: float = 0.05
+    min_sample_s: float = 1e-3  # one timed sample batches calls up to this long
+    max_number: int = 100_000
+    min_rounds: int = 10
+    max_rounds: int = 400
+    rse_target: float = 0.01  # stop once every kernel's relative std. error is under this
+    time_budget_s: float = 2.0  # per task, all kernels together
+    cache_flush: bool = False  # warm-cache timing, as TVM's own benchmarks; see DESIGN.md
+    # TVM's worker threads spin after each parallel region; while spinning they steal the cores
+    # from the vendor library's threads (OpenBLAS) timed in the next slot, which made vendor
+    # times 60x noisier. Threads that sleep at once cost TVM kernels a few percent, equally
+    # for candidate and tvm-default, so speedups between them are unaffected.
+    tvm_spin_count: int = 0
+    limits: Limits = field(default_factory=Limits)
+
+    def to_json(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,72 @@
+"""Scoring: Correct@1, Fast@p and the two geometric means — the one function every board,
+page, API and export calls.
+
+Definitions (DESIGN.md): over *all* tasks of a board (missing and failed count as wrong),
+``correct@1`` = correct / tasks, ``fast@p`` = (correct and speedup ≥ p) / tasks,
+``geomean_correct`` = geometric mean speedup over the correct tasks only, and
+``geomean_deployable`` = geometric mean over all tasks where a failed or missing task falls back
+to the baseline (speedup 1.0) — what a deployment that keeps the baseline on failure would see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Iterable, Mapping, Sequence
+
+FAST_P = (0.5, 0.8, 1.0, 1.5, 2.0)
+DEFAULT_BASELINE = "tvm-default"
+
+
+def _geomean(xs: Sequence[float]) -> float | None:
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def _task_view(t) -> tuple[bool, float | None]:
+    """(correct, speedup) from a TaskResult or its JSON form."""
+    if isinstance(t, Mapping):
+        return t.get("status") == "correct", t.get("speedup", {}).get(_task_view.baseline)
+    return t.status == "correct", t.speedup.get(_task_view.baseline)
+
+
+def summarize(tasks: Iterable, baseline: str = DEFAULT_BASELINE) -> dict:
+    """Aggregate metrics over a board's tasks (TaskResult objects or their JSON)."""
+    _task_view.baseline = baseline
+    views = [_task_view(t) for t in tasks]
+    n = len(views)
+    correct = [s for ok, s in views if ok]
+    with_speed = [s for s in correct if s is not None]
+    out = {
+        "tasks": n,
+        "correct": len(correct),
+        "correct@1": len(correct) / n if n else 0.0,
+    }
+    for p in FAST_P:
+        out[f"fast@{p}"] = sum(1 for s in with_speed if s >= p) / n if n else 0.0
+    out["geomean_correct"] = _geomean(with_speed)
+    out["geomean_deployable"] = _geomean(
+        [(s if ok and s is not None and s > 0 else 1.0) for ok, s in views]) if n else None
+    out["baseline"] = baseline
+    return out
+
+
+def _attr(t, name):
+    return t.get(name) if isinstance(t, Mapping) else getattr(t, name)
+
+
+def breakdown(tasks: Iterable, baseline: str = DEFAULT_BASELINE) -> dict:
+    """``summarize`` overall and grouped by level and by domain (a task counts in each of its
+    domains)."""
+    tasks = list(tasks)
+    by_level: dict[str, list] = defaultdict(list)
+    by_domain: dict[str, list] = defaultdict(list)
+    for t in tasks:
+        by_level[_attr(t, "level")].append(t)
+        for d in _attr(t, "domains") or []:
+            by_domain[d].append(t)
+    return {
+        **summarize(tasks, baseline),
+        "by_level": {k: summarize(v, baseline) for k, v in sorted(by_level.items())},
+        "by_domain": {k: summarize(v, baseline) for k, v in sorted(by_domain.items())},
+    }

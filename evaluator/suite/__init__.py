@@ -1,0 +1,92 @@
+"""The task suite: every pattern file under ``evaluator/suite/patterns/`` is discovered here.
+
+A pattern file exports ``PATTERN`` (one pattern) or ``PATTERNS`` (generated variants of one
+family, each a distinct computation). Workload ids are ``family/name@shape-tag``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import importlib
+import pkgutil
+from collections import Counter
+
+from evaluator.suite.base import DOMAINS, LEVELS, GraphPattern, OpPattern, Pattern, Tensor, Workload, WorkloadDef
+
+__all__ = [
+    "DOMAINS", "LEVELS", "GraphPattern", "OpPattern", "Pattern", "Tensor", "Workload",
+    "WorkloadDef", "patterns", "workloads", "get_workload", "select", "summary", "UnknownWorkload",
+]
+
+
+class UnknownWorkload(KeyError):
+    def __str__(self) -> str:
+        return f"unknown workload {self.args[0]!r}"
+
+
+# Import the subpackage before defining patterns(): a first import of evaluator.suite.patterns
+# would otherwise rebind this package's attribute ``patterns`` from the function to the module.
+importlib.import_module("evaluator.suite.patterns")
+
+
+@functools.cache
+def patterns() -> tuple[Pattern, ...]:
+    pkg = importlib.import_module("evaluator.suite.patterns")
+
+    found: dict[str, Pattern] = {}
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        items = getattr(module, "PATTERNS", None) or [getattr(module, "PATTERN", None)]
+        for p in items:
+            if p is None:
+                raise ImportError(f"pattern file {info.name}.py defines neither PATTERN nor PATTERNS")
+            if p.id in found:
+                raise ImportError(f"duplicate pattern id {p.id!r} in {info.name}.py")
+            found[p.id] = p
+    return tuple(found[k] for k in sorted(found))
+
+
+@functools.cache
+def _index() -> dict[str, WorkloadDef]:
+    index: dict[str, WorkloadDef] = {}
+    for p in patterns():
+        for spec in p.workloads:
+            w = WorkloadDef(p, spec)
+            if w.id in index:
+                raise ImportError(f"duplicate workload id {w.id!r}")
+            index[w.id] = w
+    return index
+
+
+def workloads(include_hidden: bool = False) -> list[WorkloadDef]:
+    return [w for w in _index().values() if include_hidden or not w.hidden]
+
+
+def get_workload(workload_id: str) -> WorkloadDef:
+    try:
+        return _index()[workload_id]
+    except KeyError:
+        raise UnknownWorkload(workload_id) from None
+
+
+def select(globs: list[str] | None, include_hidden: bool = False) -> list[WorkloadDef]:
+    """Workloads whose id matches any of the shell-style globs (all when none given)."""
+    ws = workloads(include_hidden)
+    if not globs:
+        return ws
+    return [w for w in ws if any(fnmatch.fnmatchcase(w.id, g) for g in globs)]
+
+
+def summary(include_hidden: bool = True) -> dict:
+    """The stable JSON shape of ``python -m evaluator suite --json``."""
+    every = workloads(include_hidden=True)
+    listed = every if include_hidden else [w for w in every if not w.hidden]
+    return {
+        "patterns": len({w.pattern.id for w in listed}),
+        "workloads": len(listed),
+        "hidden": sum(w.hidden for w in every),
+        "levels": dict(sorted(Counter(w.level for w in listed).items())),
+        "domains": dict(sorted(Counter(d for w in listed for d in w.domains).items())),
+        "families": dict(sorted(Counter(w.family for w in listed).items())),
+    }

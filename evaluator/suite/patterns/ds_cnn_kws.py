@@ -1,0 +1,132 @@
+"""MLPerf Tiny keyword-spotting DS-CNN (Google Speech Commands, "KWS" reference model).
+
+Source: mlcommons/tiny, benchmark/training/keyword_spotting/keras_model.py (model_arch "ds_cnn"):
+input 49x10 MFCC frames (NCHW 1x1x49x10) → Conv2D 64 (10x4, stride 2, "same") + BN + ReLU →
+4 x [DepthwiseConv2D 3x3 "same" + BN + ReLU → Conv2D 64 1x1 + BN + ReLU] → average pool → Dense 12
+→ softmax. Keras "same" padding of the first conv is asymmetric (4 top / 5 bottom, 1 left / 1 right)
+and is kept; the Keras AveragePooling2D((24, 5)) covers the first 24 of the 25 rows, here the pool
+is a true global average. Dropout is the identity at inference. Each BatchNorm is the explicit
+per-channel affine ``(y - mean) / sqrt(var + eps) * gamma + beta`` with its four vectors as inputs.
+"""
+
+import numpy as np
+from tvm.relax.frontend import nn
+
+from evaluator.suite.base import GraphPattern, Tensor, Workload
+from evaluator.suite.patterns.conv2d import conv2d_ref
+
+EPS = 1e-3
+F = 64           # filters
+BLOCKS = 4
+STEM = dict(kernel=(10, 4), stride=2, pad=(4, 1, 5, 1))  # (top, left, bottom, right)
+
+
+def _channel(v):
+    return nn.op.reshape(v, (1, v.shape[0], 1, 1))
+
+
+class _ConvBnRelu(nn.Module):
+    def __init__(self, c_in, c_out, kernel, stride=1, padding=0, groups=1):
+        self.weight = nn.Parameter((c_out, c_in // groups) + tuple(kernel))
+        self.bias = nn.Parameter((c_out,))
+        self.bn_gamma = nn.Parameter((c_out,))
+        self.bn_beta = nn.Parameter((c_out,))
+        self.bn_mean = nn.Parameter((c_out,))
+        self.bn_var = nn.Parameter((c_out,))
+        self.stride, self.padding, self.groups = stride, padding, groups
+
+    def forward(self, x):
+        y = nn.op.conv2d(x, self.weight, self.bias, stride=self.stride, padding=self.padding,
+                         groups=self.groups)
+        scale = self.bn_gamma / nn.sqrt(self.bn_var + nn.Tensor.from_const(np.float32(EPS)))
+        return nn.relu((y - _channel(self.bn_mean)) * _channel(scale) + _channel(self.bn_beta))
+
+
+class _SeparableBlock(nn.Module):
+    def __init__(self):
+        self.dw = _ConvBnRelu(F, F, (3, 3), padding=1, groups=F)
+        self.pw = _ConvBnRelu(F, F, (1, 1))
+
+    def forward(self, x):
+        return self.pw(self.dw(x))
+
+
+class _DSCNN(nn.Module):
+    def __init__(self, n_classes):
+        self.stem = _ConvBnRelu(1, F, STEM["kernel"], stride=STEM["stride"], padding=STEM["pad"])
+        self.blocks = nn.ModuleList([_SeparableBlock() for _ in range(BLOCKS)])
+        self.fc = nn.Linear(F, n_classes)
+
+    def main(self, x):
+        x = self.stem(x)
+        for block in self.blocks:
+            x = block(x)
+        h, w = x.shape[2], x.shape[3]
+        pooled = nn.op.sum(x, axis=[2, 3]) / nn.Tensor.from_const(np.float32(int(h) * int(w)))
+        return nn.op.softmax(self.fc(pooled), axis=-1)
+
+
+def _layer_inputs(pre, c_in, c_out, kernel, groups=1):
+    return [
+        # He-scaled weights keep activations O(1) through the 9 conv layers
+        Tensor(pre + "weight", (c_out, c_in // groups) + tuple(kernel),
+               scale=(2.0 / (c_in // groups * kernel[0] * kernel[1])) ** 0.5),
+        Tensor(pre + "bias", (c_out,)),
+        Tensor(pre + "bn_gamma", (c_out,), init="positive"),
+        Tensor(pre + "bn_beta", (c_out,)),
+        Tensor(pre + "bn_mean", (c_out,)),
+        Tensor(pre + "bn_var", (c_out,), init="positive"),
+    ]
+
+
+def _inputs(p):
+    ts = [Tensor("x", (1, 1, 49, 10))] + _layer_inputs("p_stem_", 1, F, STEM["kernel"])
+    for i in range(BLOCKS):
+        ts += _layer_inputs(f"p_blocks_{i}_dw_", F, F, (3, 3), groups=F)
+        ts += _layer_inputs(f"p_blocks_{i}_pw_", F, F, (1, 1))
+    return ts + [Tensor("p_fc_weight", (p["classes"], F), scale=(1.0 / F) ** 0.5),
+                 Tensor("p_fc_bias", (p["classes"],))]
+
+
+def _bn_relu(y, gamma, beta, mean, var):
+    c = lambda v: v[None, :, None, None]  # noqa: E731
+    return np.maximum((y - c(mean)) / np.sqrt(c(var) + EPS) * c(gamma) + c(beta), 0.0)
+
+
+def _reference(p, x, *ws):
+    ws = list(ws)
+
+    def layer(x, stride=1, pad=0, groups=1):
+        w, b, *bn = ws[:6]
+        del ws[:6]
+        return _bn_relu(conv2d_ref(x, w, stride, pad, groups) + b[None, :, None, None], *bn)
+
+    t, l, b_, r = STEM["pad"]
+    x = layer(np.pad(x, ((0, 0), (0, 0), (t, b_), (l, r))), stride=STEM["stride"])
+    for _ in range(BLOCKS):
+        x = layer(layer(x, pad=1, groups=F))
+    w, b = ws
+    logits = x.mean(axis=(2, 3)) @ w.T + b
+    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _flops(p):
+    hw = 25 * 5
+    stem = 2 * hw * F * 10 * 4
+    block = 2 * hw * F * 9 + 2 * hw * F * F
+    return stem + BLOCKS * block + hw * F + 2 * F * p["classes"]
+
+
+PATTERN = GraphPattern(
+    id="model/ds-cnn-kws",
+    family="model",
+    level="L3",
+    domains=("audio",),
+    summary="MLPerf Tiny KWS DS-CNN: conv 10x4/2, 4 depthwise-separable blocks (64 ch), pool, dense 12",
+    inputs=_inputs,
+    graph=lambda p: _DSCNN(p["classes"]),
+    reference=_reference,
+    flops=_flops,
+    workloads=[Workload("n1h49w10", {"classes": 12})],
+)
