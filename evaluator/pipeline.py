@@ -114,8 +114,9 @@ class Pipeline:
             r.steps_s["build"] = time.perf_counter() - t0
         if not msg.get("ok"):
             stage = msg.get("stage", "build")
-            word = "schedule/IR" if stage == "lower" else "build"
-            return self._fail(r, records.COMPILE_ERROR, f"{word} error: {msg.get('error', '')}", step=stage)
+            word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
+                cand.format, "lowering error") if stage == "lower" else "build error"
+            return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.get('error', '')}", step=stage)
         r.detail["ir_chars"] = len(msg.get("ir", ""))
         if artifact.stat().st_size > lim.max_artifact_bytes:
             return self._fail(r, records.COMPILE_ERROR,

@@ -22,8 +22,8 @@ def tolerance(dtype: str) -> tuple[float, float]:
 class Limits:
     """Per-step wall-clock limits (seconds) and output caps."""
 
-    build_s: float = 120.0
-    check_s: float = 60.0
+    build_s: float = 60.0
+    check_s: float = 20.0
     time_s: float = 60.0
     max_artifact_bytes: int = 64 << 20
 

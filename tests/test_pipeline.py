@@ -1,0 +1,66 @@
+"""The pipeline end to end through real child processes, TVM builds and timing.
+
+Each broken entry must come out with its own status and a reason that names the problem; the
+harness must compare a kernel with an identical copy of itself as ≈1 (interleaved timing).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evaluator import records, suite
+from evaluator.baselines.tvm_default import default_document
+from evaluator.formats.bundle import load_bundle
+from evaluator.pipeline import Candidate, Pipeline, evaluate_bundle
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bundles"
+
+
+@pytest.fixture(scope="module")
+def pipeline(quick_protocol):
+    return Pipeline("cpu-llvm", quick_protocol)
+
+
+@pytest.mark.parametrize("wid", ["matmul/matmul@m128n512k128", "norm/layer-norm@m64n256",
+                                 "model/anomaly-autoencoder@b1"])
+def test_default_schedule_is_correct_and_times_like_itself(pipeline, wid):
+    w = suite.get_workload(wid)
+    r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(default_document(w.canonical_module()))))
+    assert r.status == records.CORRECT, r.reason
+    assert 0.8 <= r.speedup["tvm-default"] <= 1.25
+    assert set(r.steps_s) == {"build", "check", "time"}
+    assert r.times["candidate"].rounds >= 5
+    assert 0 < r.roofline_fraction
+    assert not r.detail["timing_suspicious"]
+    if w.has_vendor:
+        assert r.speedup["vendor"] > 0
+
+
+def test_missing_entry_is_recorded_as_missing(pipeline):
+    r = pipeline.evaluate(suite.get_workload("matmul/matmul@m128n512k128"), None)
+    assert r.status == records.MISSING and "no entry" in r.reason
+
+
+BROKEN = {
+    "matmul/matmul@m128n512k128": (records.COMPILE_ERROR, "schedule error: compute step 1 (compute_inline)"),
+    "activation/relu@m128n768": (records.COMPILE_ERROR, "TVMScript error"),
+    "activation/sigmoid@m128n768": (records.COMPILE_ERROR, "signature mismatch at parameter 1"),
+    "activation/relu@n1c64h56w56": (records.WRONG_RESULT, "output 'T_relu' differs from the reference"),
+    "elementwise/add-bias@m128n768": (records.WRONG_RESULT, "input 'X' was modified by the kernel"),
+    "activation/gelu-tanh@m128n768": (records.TIMEOUT, "correctness runs exceeded the 8 s limit"),
+    "activation/relu6@n1c64h56w56": (records.RUNTIME_ERROR, "killed by SIGSEGV"),
+}
+
+
+def test_broken_bundle_each_entry_fails_with_its_own_reason(quick_protocol):
+    bundle = load_bundle(str(EXAMPLES / "broken"))
+    report = evaluate_bundle(bundle, "cpu-llvm", globs=list(BROKEN), protocol=quick_protocol)
+    got = {t["workload"]: t for t in report["tasks"]}
+    assert set(got) == set(BROKEN)
+    for wid, (status, reason) in BROKEN.items():
+        assert got[wid]["status"] == status, (wid, got[wid]["reason"])
+        assert reason in got[wid]["reason"], (wid, got[wid]["reason"])
+    assert report["summary"]["correct@1"] == 0.0
+    wrong = got["activation/relu@n1c64h56w56"]["detail"]
+    assert wrong["mismatched"] == wrong["of"] and wrong["max_abs_error"] == pytest.approx(0.5, abs=1e-5)
