@@ -1,0 +1,137 @@
+"""Evaluation throughput and stability of the evaluator on this machine.
+
+    .venv/bin/python bench/eval_throughput.py [--repeats 3] [--tasks GLOB ...]
+
+Evaluates the example bundles ``tvm-default`` (every public workload) and ``hand-tuned`` (its
+entries) ``--repeats`` times each on cpu-llvm, then reports:
+
+* per-workload evaluation seconds, split into build / check / time (median over the repeats),
+  and their medians over the suite;
+* stability: for every workload, max/min of its speedup vs tvm-default over the repeats
+  (target ≤ 1.10 on a noisy 2-core machine);
+* the hand-tuned bundle's Fast@1.0 and correct-only geomean per repeat.
+
+Writes ``bench/results/eval_throughput-<date>.json`` and ``.md`` (date, machine, command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from evaluator.formats.bundle import load_bundle  # noqa: E402
+from evaluator.pipeline import evaluate_bundle  # noqa: E402
+
+
+def run_bundle(name: str, repeats: int, globs: list[str] | None) -> list[dict]:
+    bundle = load_bundle(str(ROOT / "examples" / "bundles" / name))
+    if globs is None:
+        globs = None if name == "tvm-default" else [e.workload for e in bundle.entries]
+    reports = []
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        reports.append(evaluate_bundle(bundle, "cpu-llvm", globs))
+        print(f"{name} run {i + 1}/{repeats}: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    return reports
+
+
+def per_workload(reports: list[dict]) -> dict[str, dict]:
+    rows: dict[str, dict] = {}
+    for rep in reports:
+        for t in rep["tasks"]:
+            row = rows.setdefault(t["workload"], {"build": [], "check": [], "time": [], "speedup": [],
+                                                  "status": set()})
+            row["status"].add(t["status"])
+            for k in ("build", "check", "time"):
+                if k in t["steps_s"]:
+                    row[k].append(t["steps_s"][k])
+            if "tvm-default" in t["speedup"]:
+                row["speedup"].append(t["speedup"]["tvm-default"])
+    out = {}
+    for wid, row in rows.items():
+        med = {k: statistics.median(row[k]) if row[k] else None for k in ("build", "check", "time")}
+        sp = row["speedup"]
+        out[wid] = {
+            **{f"{k}_s": v for k, v in med.items()},
+            "total_s": sum(v for v in med.values() if v is not None),
+            "speedups": sp,
+            "spread": (max(sp) / min(sp)) if len(sp) > 1 else None,
+            "status": sorted(row["status"]),
+        }
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--tasks", action="append", help="restrict tvm-default to these globs")
+    args = ap.parse_args()
+    started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    default_reports = run_bundle("tvm-default", args.repeats, args.tasks)
+    tuned_reports = run_bundle("hand-tuned", args.repeats, None)
+    default_rows, tuned_rows = per_workload(default_reports), per_workload(tuned_reports)
+    evaluated = [r for r in default_rows.values() if r["build_s"] is not None]
+
+    def med(key, rows):
+        vals = [r[key] for r in rows if r[key] is not None]
+        return statistics.median(vals) if vals else None
+
+    spreads = {w: r["spread"] for w, r in {**default_rows, **{f"hand-tuned:{k}": v for k, v in tuned_rows.items()}}.items()
+               if r["spread"] is not None}
+    result = {
+        "benchmark": "eval_throughput",
+        "date": started,
+        "command": "python bench/eval_throughput.py " + " ".join(sys.argv[1:]),
+        "machine": {**default_reports[0]["machine"], "backend": default_reports[0]["backend_info"],
+                    "cores": default_reports[0]["backend_info"]["target"].get("num-cores")},
+        "repeats": args.repeats,
+        "median_seconds_per_workload": {k: med(f"{k}_s", evaluated) for k in ("build", "check", "time", "total")},
+        "stability": {
+            "max_spread": max(spreads.values()) if spreads else None,
+            "median_spread": statistics.median(spreads.values()) if spreads else None,
+            "over_1.10": sorted(w for w, s in spreads.items() if s > 1.10),
+        },
+        "hand_tuned": [{"fast@1.0": r["summary"]["fast@1.0"], "geomean_correct": r["summary"]["geomean_correct"],
+                        "correct": r["summary"]["correct"], "tasks": r["summary"]["tasks"]} for r in tuned_reports],
+        "tvm_default_correct@1": [r["summary"]["correct@1"] for r in default_reports],
+        "workloads": default_rows,
+        "hand_tuned_workloads": tuned_rows,
+    }
+    stamp = time.strftime("%Y-%m-%d")
+    out = ROOT / "bench" / "results" / f"eval_throughput-{stamp}.json"
+    out.write_text(json.dumps(result, indent=1, default=list))
+    md = [f"# eval_throughput — {started}", "",
+          f"Command: `{result['command']}`  ", f"Machine: {result['machine']['platform']}, "
+          f"{result['machine']['backend']['device']}, target {result['machine']['backend']['arch']}  ",
+          f"Repeats: {args.repeats}", "",
+          "## Median seconds per workload (over the suite)", "",
+          "| build | check | time | total |", "|---|---|---|---|",
+          "| " + " | ".join(f"{result['median_seconds_per_workload'][k]:.2f}" for k in ("build", "check", "time", "total")) + " |",
+          "", "## Stability: max/min speedup vs tvm-default over the repeats", "",
+          f"max {result['stability']['max_spread']:.3f}, median {result['stability']['median_spread']:.3f}; "
+          f"over 1.10: {result['stability']['over_1.10'] or 'none'}", "",
+          "## hand-tuned per repeat", "", "| run | correct | fast@1.0 | geomean (correct) |", "|---|---|---|---|"]
+    for i, h in enumerate(result["hand_tuned"], 1):
+        md.append(f"| {i} | {h['correct']}/{h['tasks']} | {h['fast@1.0']:.3f} | {h['geomean_correct']:.3f} |")
+    md += ["", "## Per workload", "", "| workload | build s | check s | time s | speedups | max/min |", "|---|---|---|---|---|---|"]
+    for label, rows in (("", default_rows), ("hand-tuned: ", tuned_rows)):
+        for w, r in sorted(rows.items()):
+            if r["build_s"] is None:
+                continue
+            md.append(f"| {label}{w} | {r['build_s']:.2f} | {r['check_s'] or 0:.2f} | {r['time_s'] or 0:.2f} | "
+                      + ", ".join(f"{s:.3f}" for s in r["speedups"]) + f" | {r['spread'] or 0:.3f} |")
+    out.with_suffix(".md").write_text("\n".join(md) + "\n")
+    print(out.with_suffix(".md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

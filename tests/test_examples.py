@@ -1,0 +1,36 @@
+"""The shipped example bundles, evaluated whole with the default protocol.
+
+``tvm-default`` is the rule set submitted as a bundle: the same kernel as the baseline, so every
+task must be correct and time as ≈1 against it — a check on the harness's interleaved timing,
+not on anyone's performance. ``hand-tuned`` must be correct everywhere it has an entry; its
+speedups are measured by ``bench/eval_throughput.py``, not asserted here.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from evaluator import records
+from evaluator.formats.bundle import load_bundle
+from evaluator.pipeline import evaluate_bundle
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bundles"
+
+
+def test_tvm_default_bundle_is_all_correct_and_at_parity():
+    report = evaluate_bundle(load_bundle(str(EXAMPLES / "tvm-default")), "cpu-llvm")
+    assert report["summary"]["correct@1"] == 1.0, [
+        (t["workload"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
+    off = {t["workload"]: round(t["speedup"]["tvm-default"], 3) for t in report["tasks"]
+           if not 0.8 <= t["speedup"]["tvm-default"] <= 1.25}
+    assert not off, off
+
+
+@pytest.mark.skipif(not (EXAMPLES / "hand-tuned" / "manifest.json").exists(), reason="no hand-tuned bundle")
+def test_hand_tuned_entries_are_correct(quick_protocol):
+    bundle = load_bundle(str(EXAMPLES / "hand-tuned"))
+    globs = [e.workload for e in bundle.entries]
+    report = evaluate_bundle(bundle, "cpu-llvm", globs=globs, protocol=quick_protocol)
+    bad = [(t["workload"], t["status"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
+    assert not bad
+    assert len(report["tasks"]) == len(bundle.entries)
