@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.formats.trace import TraceError, parse_trace
+from evaluator.formats.trace import TraceError, _DuplicateKey, _pairs_hook, _reject_constant, parse_trace
 
 __all__ = ["SCHEMA", "BACKEND_RE", "Limits", "BundleError", "Entry", "Bundle", "load_bundle"]
 
@@ -169,23 +169,6 @@ def normalize_path(name: str) -> tuple[str | None, str | None]:
     if ".." in parts:
         return None, "path escapes the bundle"
     return "/".join(parts), None
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
-    return out
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
 
 
 def _decode_utf8(data: bytes) -> tuple[str | None, str | None]:

@@ -40,7 +40,7 @@ class TraceError(ValueError):
 
 
 class _DuplicateKey(ValueError):
-    pass
+    """Strict JSON (shared with the manifest parser): duplicate keys and NaN are errors."""
 
 
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
