@@ -74,6 +74,9 @@ class Pattern:
     flops: Callable[[dict], int]
     workloads: Sequence[Workload]
     vendor: Callable[..., Any] | None = None  # vendor(p, *inputs) -> output(s), e.g. NumPy/BLAS
+    # Bytes a kernel must move, when not every input element is read (gathers); by default
+    # every input is read once and every output written once.
+    traffic: Callable[[dict], int] | None = None
 
     def __post_init__(self):
         if self.level not in LEVELS:
@@ -155,6 +158,8 @@ class WorkloadDef:
     @property
     def bytes(self) -> int:
         """Compulsory traffic: every input read once, every output written once."""
+        if self.pattern.traffic is not None:
+            return int(self.pattern.traffic(self.params))
         return sum(t.nbytes for t in self.inputs) + sum(t.nbytes for t in self.outputs)
 
     @property

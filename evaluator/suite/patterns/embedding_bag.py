@@ -24,6 +24,8 @@ PATTERN = OpPattern(
     reference=lambda p, table, idx: table[idx].sum(axis=1),
     vendor=lambda p, table, idx: table[idx].sum(axis=1),
     flops=lambda p: p["batch"] * p["bag"] * p["dim"],
+    # only the gathered rows are read: indices + batch*bag rows of the table + the output
+    traffic=lambda p: 4 * (p["batch"] * p["bag"] * (1 + p["dim"]) + p["batch"] * p["dim"]),
     workloads=[
         Workload("r10000d64b32l20", {"rows": 10000, "dim": 64, "batch": 32, "bag": 20}),
         Workload("r50000d16b128l8", {"rows": 50000, "dim": 16, "batch": 128, "bag": 8}),
