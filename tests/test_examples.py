@@ -8,8 +8,6 @@ speedups are measured by ``bench/eval_throughput.py``, not asserted here.
 
 from pathlib import Path
 
-import pytest
-
 from evaluator import records
 from evaluator.formats.bundle import load_bundle
 from evaluator.pipeline import evaluate_bundle
@@ -26,7 +24,6 @@ def test_tvm_default_bundle_is_all_correct_and_at_parity():
     assert not off, off
 
 
-@pytest.mark.skipif(not (EXAMPLES / "hand-tuned" / "manifest.json").exists(), reason="no hand-tuned bundle")
 def test_hand_tuned_entries_are_correct(quick_protocol):
     bundle = load_bundle(str(EXAMPLES / "hand-tuned"))
     globs = [e.workload for e in bundle.entries]
