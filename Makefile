@@ -13,15 +13,22 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
-test: install
-	$(PY) -m pytest -q
+# The tests run against the real services: PostgreSQL (psycopg 3) and Redis (Celery broker),
+# with real `celery worker` processes started by the integration tests.
+TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ekb} \
+	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
+	DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-test-only-secret-key-not-for-production}
 
-# Until the portal lands, the demo evaluates the example bundles and prints the boards.
+test: install
+	$(TEST_ENV) $(PY) -m pytest -q
+
+# Embedded default: SQLite and an in-process worker, nothing to start.
 demo: install
-	$(PY) -m evaluator suite
-	$(PY) -m evaluator run examples/bundles/tvm-default --json var/tvm-default.json
-	$(PY) -m evaluator run examples/bundles/hand-tuned --json var/hand-tuned.json
-	$(PY) -m evaluator run examples/bundles/broken --json var/broken.json
+	mkdir -p var
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(PY) manage.py migrate --noinput
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(PY) manage.py seed_demo
+	@echo "Serving on http://127.0.0.1:8000/ (log in as demo / demo-password)"
+	env -u DATABASE_URL -u CELERY_BROKER_URL DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000 --noreload
 
 bench: install
 	$(PY) bench/eval_throughput.py

@@ -1,0 +1,84 @@
+"""Submissions and their results.
+
+A submission moves queued → running → finished | failed | cancelled. It gets one evaluation job
+per backend; each job writes one :class:`Result` per (workload, backend) — the unique constraint
+is what makes a redelivered job harmless.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Submission(models.Model):
+    class Kind(models.TextChoices):
+        BUNDLE = "bundle"
+        ENDPOINT = "endpoint"
+
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    TERMINAL = (State.FINISHED, State.FAILED, State.CANCELLED)
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    name = models.CharField(max_length=64)
+    description = models.TextField(blank=True, max_length=2000)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.BUNDLE)
+    backends = models.JSONField(default=list)  # ["cpu-llvm", …]
+    public = models.BooleanField(default=True, help_text="listed on the leaderboards")
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED, db_index=True)
+    error = models.TextField(blank=True)
+    bundle = models.FileField(upload_to="bundles/%Y/%m/", blank=True)
+    bundle_sha256 = models.CharField(max_length=64, blank=True)
+    tasks_total = models.PositiveIntegerField(default=0)
+    tasks_done = models.PositiveIntegerField(default=0)
+    summary = models.JSONField(default=dict, blank=True)  # backend → evaluator summary
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} #{self.pk} ({self.state})"
+
+    @property
+    def is_done(self) -> bool:
+        return self.state in self.TERMINAL
+
+    def visible_to(self, user) -> bool:
+        return self.public or (user.is_authenticated and (user.pk == self.owner_id or user.is_staff))
+
+
+class Result(models.Model):
+    """The evaluator's TaskResult for one submission × workload × backend."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
+    workload = models.CharField(max_length=200)
+    backend = models.CharField(max_length=80)
+    status = models.CharField(max_length=20, db_index=True)
+    reason = models.TextField(blank=True)
+    level = models.CharField(max_length=4)
+    domains = models.JSONField(default=list)
+    hidden = models.BooleanField(default=False)
+    speedup_tvm_default = models.FloatField(null=True)
+    speedup_vendor = models.FloatField(null=True)
+    time_s = models.FloatField(null=True)
+    roofline_fraction = models.FloatField(null=True)
+    record = models.JSONField(default=dict)  # TaskResult.to_json(), the full typed record
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["workload"]
+        constraints = [models.UniqueConstraint(fields=["submission", "workload", "backend"],
+                                               name="one_result_per_task")]
+
+    def __str__(self) -> str:
+        return f"{self.workload} on {self.backend}: {self.status}"

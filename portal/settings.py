@@ -1,0 +1,146 @@
+"""Settings, all from the environment.
+
+Embedded default (nothing set — what ``make demo`` uses): SQLite under ``var/`` and an
+in-process worker thread. Production and the test suite set ``DATABASE_URL`` (PostgreSQL through
+psycopg 3) and ``CELERY_BROKER_URL`` (Redis), and run real ``celery worker`` processes.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("EKB_VAR_DIR", BASE_DIR / "var"))
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    return os.environ.get(name, "1" if default else "0").lower() in ("1", "true", "yes", "on")
+
+
+# Embedded default: neither a database nor a broker is configured.
+EMBEDDED = not os.environ.get("DATABASE_URL") and not os.environ.get("CELERY_BROKER_URL")
+DEBUG = _flag("DJANGO_DEBUG", default=False)
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not EMBEDDED:
+        raise RuntimeError("DJANGO_SECRET_KEY must be set when DATABASE_URL or CELERY_BROKER_URL is")
+    SECRET_KEY = "embedded-insecure-key-only-for-local-use"  # noqa: S105 - embedded mode only
+ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our static files, no CDN
+    "portal",
+    "leaderboard",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "portal.urls"
+WSGI_APPLICATION = "portal.wsgi.application"
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [BASE_DIR / "templates"],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+
+DATABASES = {"default": dj_database_url.config(
+    default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}", conn_max_age=60)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "leaderboard:board"
+LOGOUT_REDIRECT_URL = "leaderboard:board"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "media/"
+# Bundles never get a public URL: MEDIA_URL is not routed; files are read by the workers only.
+
+# Uploads: the evaluator's bundle limits apply; Django's own cap is set just above them so an
+# oversized upload is refused before it is spooled.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
+    "DEFAULT_THROTTLE_RATES": {"submissions": "60/hour"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "EdgeKernelBench Portal API",
+    "DESCRIPTION": "Submit kernel bundles, follow their evaluation, read the leaderboards.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- evaluation --------------------------------------------------------------------------------
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+# No broker: jobs run on a worker thread inside the web process (embedded mode).
+EKB_INPROCESS_WORKER = not CELERY_BROKER_URL
+CELERY_TASK_ACKS_LATE = True  # a job killed mid-way is redelivered; task bodies are idempotent
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "eval.cpu-llvm"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# An unacknowledged job is redelivered after this many seconds (Redis transport). It must be
+# longer than the longest job; tests shorten it to exercise a killed worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("EKB_VISIBILITY_TIMEOUT", "3600")),
+}
+CELERY_TASK_IGNORE_RESULT = True
+
+EKB_BACKENDS = [b for b in os.environ.get("EKB_BACKENDS", "cpu-llvm").split(",") if b]
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = _flag("EKB_SECURE_COOKIES", default=not EMBEDDED)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    X_FRAME_OPTIONS = "DENY"
+    SECURE_HSTS_SECONDS = int(os.environ.get("EKB_HSTS_SECONDS", "0"))
+    SECURE_SSL_REDIRECT = _flag("EKB_SSL_REDIRECT", default=False)

@@ -1,0 +1,30 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from portal import api, views
+
+router = DefaultRouter()
+router.register("submissions", api.SubmissionViewSet, basename="submission")
+router.register("tasks", api.TaskViewSet, basename="task")
+
+portal_urls = ([
+    path("submit/", views.submit, name="submit"),
+    path("submissions/<int:pk>/", views.submission, name="submission"),
+    path("account/token/", views.token, name="token"),
+], "portal")
+
+urlpatterns = [
+    path("", include("leaderboard.urls")),
+    path("", include(portal_urls)),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(router.urls)),
+    path("api/v1/leaderboard/", api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
