@@ -108,7 +108,8 @@ class Pipeline:
         except StepTimeout:
             return self._fail(r, records.TIMEOUT, f"build exceeded the {lim.build_s:g} s limit", step="build")
         except StepCrashed as e:
-            return self._fail(r, records.COMPILE_ERROR, f"the compiler process {e}", step="build")
+            return self._fail(r, records.COMPILE_ERROR, f"the compiler process {e}", step="build",
+                              output=e.output)
         finally:
             child.close()
             r.steps_s["build"] = time.perf_counter() - t0
@@ -146,7 +147,8 @@ class Pipeline:
                 return self._fail(r, records.TIMEOUT,
                                   f"correctness runs exceeded the {lim.check_s:g} s limit", step="check")
             except StepCrashed as e:
-                return self._fail(r, records.RUNTIME_ERROR, f"the kernel process {e}", step="check")
+                return self._fail(r, records.RUNTIME_ERROR, f"the kernel process {e}", step="check",
+                                  output=e.output)
             if msg.get("phase") == "error":
                 return self._fail(r, records.RUNTIME_ERROR,
                                   f"{msg.get('stage', 'run')} failed: {msg.get('error', '')}", step="check")
@@ -166,7 +168,8 @@ class Pipeline:
             except StepTimeout:
                 return self._fail(r, records.TIMEOUT, f"timing exceeded the {lim.time_s:g} s limit", step="time")
             except StepCrashed as e:
-                return self._fail(r, records.RUNTIME_ERROR, f"the kernel process {e} while timing", step="time")
+                return self._fail(r, records.RUNTIME_ERROR, f"the kernel process {e} while timing",
+                                  step="time", output=e.output)
             r.steps_s["time"] = time.perf_counter() - t0
             if msg.get("phase") != "timed":
                 return self._fail(r, records.RUNTIME_ERROR, f"timing failed: {msg.get('error', '')}", step="time")

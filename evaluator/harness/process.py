@@ -24,7 +24,22 @@ class StepTimeout(Exception):
 
 
 class StepCrashed(Exception):
-    pass
+    """The child died without answering; ``str()`` is the short reason, ``output`` its last
+    stderr lines (kept in the record's detail, not in the reason)."""
+
+    def __init__(self, reason: str, output: str = ""):
+        super().__init__(reason)
+        self.output = output
+
+
+_SIGNALS = {
+    signal.SIGSEGV: "invalid memory access",
+    signal.SIGBUS: "bus error",
+    signal.SIGFPE: "arithmetic error",
+    signal.SIGILL: "illegal instruction",
+    signal.SIGABRT: "aborted",
+    signal.SIGKILL: "killed, e.g. out of memory",
+}
 
 
 class ChildProcess:
@@ -60,7 +75,7 @@ class ChildProcess:
             chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
             if not chunk:
                 self.proc.wait()
-                raise StepCrashed(self._describe_exit())
+                raise StepCrashed(self._describe_exit(), self.stderr_tail())
             self._buf += chunk
         line, self._buf = self._buf.split(b"\n", 1)
         return json.loads(line)
@@ -75,11 +90,9 @@ class ChildProcess:
     def _describe_exit(self) -> str:
         rc = self.proc.returncode
         if rc is not None and rc < 0:
-            what = f"was killed by {signal.Signals(-rc).name}"
-        else:
-            what = f"exited with status {rc}"
-        tail = self.stderr_tail()
-        return what + (f"; last output: {tail}" if tail else "")
+            sig = signal.Signals(-rc)
+            return f"was killed by {sig.name} ({_SIGNALS.get(sig, 'signal')})"
+        return f"exited with status {rc}"
 
     def stderr_tail(self, n: int = 600) -> str:
         try:
