@@ -91,8 +91,8 @@ MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "media/"
 # Bundles never get a public URL: MEDIA_URL is not routed; files are read by the workers only.
 
-# Uploads: the evaluator's bundle limits apply; Django's own cap is set just above them so an
-# oversized upload is refused before it is spooled.
+# Uploads: bodies over 2 MiB spool to a temporary file; the bundle size limit
+# (evaluator Limits.max_archive_bytes) is checked before the archive is opened.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
 

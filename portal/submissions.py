@@ -30,8 +30,8 @@ def validate_upload(upload) -> tuple[bytes, str, object]:
     """(bytes, suffix, evaluator Bundle) or ValidationError with every problem found."""
     suffix = _suffix(upload.name or "")
     if upload.size is not None and upload.size > LIMITS.max_archive_bytes:
-        raise ValidationError(f"the archive is {upload.size / 2**20:.1f} MiB; the limit is "
-                              f"{LIMITS.max_archive_bytes / 2**20:.0f} MiB")
+        raise ValidationError(f"the archive is {upload.size / 2**20:.2f} MiB; the limit is "
+                              f"{LIMITS.max_archive_bytes / 2**20:.2f} MiB")
     data = upload.read(LIMITS.max_archive_bytes + 1)
     fd, path = tempfile.mkstemp(suffix=suffix, prefix="ekb-upload-")
     try:

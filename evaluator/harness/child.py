@@ -124,8 +124,23 @@ def _poison(shape, dtype, run: int):
     return np.full(shape, info.min if run == 0 else info.max, dt)
 
 
+def _die_with_parent() -> None:
+    """If the evaluating process dies (a killed worker), this process gets SIGKILL rather than
+    running on as an orphan; checked against the parent's pid to close the start-up race."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        return
+    if os.environ.get("EKB_PARENT_PID") and os.getppid() != int(os.environ["EKB_PARENT_PID"]):
+        os._exit(1)
+
+
 def main(argv: list[str]) -> int:
     step, request_path = argv
+    _die_with_parent()
     chan = _channel()
     with open(request_path) as f:
         req = json.load(f)

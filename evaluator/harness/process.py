@@ -52,6 +52,7 @@ class ChildProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("EKB_SECRET")}
         env["PYTHONPATH"] = _ROOT + os.pathsep + env.get("PYTHONPATH", "")
         env.update(extra_env or {})
+        env["EKB_PARENT_PID"] = str(os.getpid())
         self._stderr = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "evaluator.harness.child", step, str(req_path)],
