@@ -35,7 +35,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.formats.trace import TraceError, _DuplicateKey, _pairs_hook, _reject_constant, parse_trace
+from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant
+from evaluator.formats.strict_json import type_name as _kind
+from evaluator.formats.trace import TraceError, parse_trace
 
 __all__ = ["SCHEMA", "BACKEND_RE", "Limits", "BundleError", "Entry", "Bundle", "load_bundle"]
 
@@ -128,22 +130,6 @@ def _ratio(r: float) -> str:
 def _show(s: str) -> str:
     """A string from the manifest as shown inside a label: plain when printable, else repr."""
     return s if s.isprintable() and len(s) <= 200 else repr(s[:200])
-
-
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    if isinstance(v, dict):
-        return "an object"
-    return type(v).__name__
 
 
 def normalize_path(name: str) -> tuple[str | None, str | None]:
@@ -625,10 +611,10 @@ def _parse_manifest(r: _Reader, errors: list[str]) -> Any:
         errors.append(f"{MANIFEST}: {problem}")
         return None
     try:
-        return json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
+        return json.loads(text, object_pairs_hook=pairs_hook, parse_constant=reject_constant)
     except json.JSONDecodeError as e:
         errors.append(f"{MANIFEST}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")
-    except _DuplicateKey as e:
+    except DuplicateKey as e:
         errors.append(f"{MANIFEST}: invalid JSON: duplicate key {e.args[0]!r}")
     except RecursionError:
         errors.append(f"{MANIFEST}: invalid JSON: nested too deeply")

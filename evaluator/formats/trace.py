@@ -16,6 +16,8 @@ import json
 import math
 from typing import Any
 
+from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant, type_name
+
 __all__ = ["LAYERS", "MAX_LINES", "TraceError", "parse_trace"]
 
 LAYERS = ("compute", "schedule", "memory", "other")
@@ -39,39 +41,6 @@ class TraceError(ValueError):
         return "\n".join(self.errors)
 
 
-class _DuplicateKey(ValueError):
-    """Strict JSON (shared with the manifest parser): duplicate keys and NaN are errors."""
-
-
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
-    return out
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _type_name(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    if isinstance(v, dict):
-        return "an object"
-    return type(v).__name__
-
-
 def _fmt_bytes(n: int) -> str:
     mib = 1024 * 1024
     if n < mib:
@@ -83,7 +52,7 @@ def _check_record(lineno: int, obj: Any, errors: list[str]) -> int | None:
     """Validate one record; return its step when that is valid, else None."""
     where = f"line {lineno}"
     if not isinstance(obj, dict):
-        errors.append(f"{where}: each line must be a JSON object, got {_type_name(obj)}")
+        errors.append(f"{where}: each line must be a JSON object, got {type_name(obj)}")
         return None
     for key in obj:
         if key not in ALLOWED_KEYS:
@@ -101,14 +70,14 @@ def _check_record(lineno: int, obj: Any, errors: list[str]) -> int | None:
             errors.append(f"{where}: 'step' must be an integer ≥ 0")
     if "layer" in obj and obj["layer"] not in LAYERS:
         v = obj["layer"]
-        got = repr(v) if isinstance(v, str) else _type_name(v)
+        got = repr(v) if isinstance(v, str) else type_name(v)
         errors.append(f"{where}: 'layer' must be one of {', '.join(map(repr, LAYERS))}; got {got}")
     for key, limit in _STR_LIMITS.items():
         if key not in obj:
             continue
         v = obj[key]
         if not isinstance(v, str):
-            errors.append(f"{where}: {key!r} must be a string, got {_type_name(v)}")
+            errors.append(f"{where}: {key!r} must be a string, got {type_name(v)}")
         elif len(v) > limit:
             errors.append(f"{where}: {key!r} is {len(v)} characters; the limit is {limit}")
     if "latency_ms" in obj:
@@ -146,11 +115,11 @@ def parse_trace(text: str, *, max_bytes: int) -> list[dict]:
     prev: tuple[int, int] | None = None  # (step, line) of the last valid step
     for lineno, line in lines:
         try:
-            obj = json.loads(line, object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
+            obj = json.loads(line, object_pairs_hook=pairs_hook, parse_constant=reject_constant)
         except json.JSONDecodeError as e:
             errors.append(f"line {lineno}: invalid JSON at column {e.colno}: {e.msg}")
             continue
-        except _DuplicateKey as e:
+        except DuplicateKey as e:
             errors.append(f"line {lineno}: duplicate key {e.args[0]!r}")
             continue
         except RecursionError:
