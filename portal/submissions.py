@@ -18,6 +18,10 @@ ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 LIMITS = Limits()
 
 
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.2f}".rstrip("0").rstrip(".")
+
+
 def _suffix(filename: str) -> str:
     low = filename.lower()
     for s in ARCHIVE_SUFFIXES:
@@ -30,8 +34,8 @@ def validate_upload(upload) -> tuple[bytes, str, object]:
     """(bytes, suffix, evaluator Bundle) or ValidationError with every problem found."""
     suffix = _suffix(upload.name or "")
     if upload.size is not None and upload.size > LIMITS.max_archive_bytes:
-        raise ValidationError(f"the archive is {upload.size / 2**20:.2f} MiB; the limit is "
-                              f"{LIMITS.max_archive_bytes / 2**20:.2f} MiB")
+        raise ValidationError(f"the archive is {_mib(upload.size)} MiB; the limit is "
+                              f"{_mib(LIMITS.max_archive_bytes)} MiB")
     data = upload.read(LIMITS.max_archive_bytes + 1)
     fd, path = tempfile.mkstemp(suffix=suffix, prefix="ekb-upload-")
     try:
