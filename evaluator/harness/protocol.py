@@ -39,7 +39,7 @@ class Protocol:
     max_rounds: int = 400
     rse_target: float = 0.01  # stop once every kernel's relative std. error is under this
     time_budget_s: float = 2.0  # per task, all kernels together
-    cache_flush: bool = False  # warm-cache timing, as TVM's own benchmarks; see DESIGN.md
+    # Timing is warm-cache (as TVM's own benchmarks): no cache flush between repeats yet.
     # TVM's worker threads spin after each parallel region; while spinning they steal the cores
     # from the vendor library's threads (OpenBLAS) timed in the next slot, which made vendor
     # times 60x noisier. Threads that sleep at once cost TVM kernels a few percent, equally
