@@ -40,12 +40,20 @@ class Candidate:
 
 
 class Pipeline:
+    """Evaluates tasks on one backend.
+
+    ``sandbox``: a :class:`~evaluator.sandbox.Sandbox`, ``"auto"`` (the sandbox when this machine
+    has one; otherwise refuse, unless unsafe local mode is on) or ``None`` (unsandboxed: only for
+    trusted bundles, and only when ``EKB_UNSAFE_LOCAL=1``).
+    """
+
     def __init__(self, backend: Backend | str, protocol: Protocol | None = None,
-                 seeds: Iterable[int] | None = None):
+                 seeds: Iterable[int] | None = None, sandbox="auto"):
         self.backend = get_backend(backend) if isinstance(backend, str) else backend
         self.protocol = protocol or Protocol()
         if seeds is not None:  # secret seeds for verified runs replace the public ones
             self.protocol = Protocol(**{**self.protocol.__dict__, "seeds": tuple(seeds)})
+        self.sandbox = _choose_sandbox(sandbox)
         self.info = self.backend.info()
         self.peak = peaks(self.info.name, self.info.device)
 
@@ -78,6 +86,9 @@ class Pipeline:
         if cand is None:
             base.reason = "no entry for this task in the bundle"
             return base
+        if self.sandbox is not None:
+            with self.sandbox.scratch() as scratch:
+                return self._evaluate(w, cand, base, scratch)
         scratch = Path(tempfile.mkdtemp(prefix="ekb-task-"))
         try:
             return self._evaluate(w, cand, base, scratch)
@@ -89,6 +100,19 @@ class Pipeline:
         r.detail.update(detail)
         return r
 
+    def _child(self, step: str, request: dict, scratch: Path, env: dict | None = None) -> ChildProcess:
+        return ChildProcess(step, request, scratch, env=env, sandbox=self.sandbox)
+
+    def _stopped(self, r: TaskResult, child: ChildProcess, status: str, reason: str, step: str,
+                 output: str = "") -> TaskResult:
+        """Record a step that ended abnormally, naming the limit that stopped it, if any."""
+        child.close()
+        why = _limit_reason(child, self.sandbox)
+        if why:
+            status, reason = (records.TIMEOUT if why.startswith("CPU time") else records.RUNTIME_ERROR
+                              if step != "build" else records.COMPILE_ERROR), why
+        return self._fail(r, status, reason, step=step, output=output, **_usage(child))
+
     def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:
         import tvm
 
@@ -99,31 +123,38 @@ class Pipeline:
         (scratch / "candidate.src").write_text(cand.source, encoding="utf-8")
         artifact = scratch / "candidate.so"
         t0 = time.perf_counter()
-        child = ChildProcess("build", {
+        child = self._child("build", {
             "backend": self.info.name, "format": cand.format, "source": str(scratch / "candidate.src"),
             "canonical": str(scratch / "canonical.json"), "artifact": str(artifact),
         }, scratch)
         try:
             msg = child.read(lim.build_s)
         except StepTimeout:
-            return self._fail(r, records.TIMEOUT, f"build exceeded the {lim.build_s:g} s limit", step="build")
+            return self._stopped(r, child, records.TIMEOUT, f"build exceeded the {lim.build_s:g} s limit", "build")
         except StepCrashed as e:
-            return self._fail(r, records.COMPILE_ERROR, f"the compiler process {e}", step="build",
-                              output=e.output)
+            return self._stopped(r, child, records.COMPILE_ERROR, f"the compiler process {e}", "build", e.output)
         finally:
             child.close()
             r.steps_s["build"] = time.perf_counter() - t0
+        r.detail["build_usage"] = _usage(child).get("usage")
         if not msg.get("ok"):
+            why = _limit_reason(child, self.sandbox)  # e.g. a fork bomb ends in an exception
+            if why:
+                return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
             stage = msg.get("stage", "build")
             word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
                 cand.format, "lowering error") if stage == "lower" else "build error"
             return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.get('error', '')}", step=stage)
         r.detail["ir_chars"] = len(msg.get("ir", ""))
+        if not artifact.is_file() or artifact.is_symlink():
+            return self._fail(r, records.COMPILE_ERROR, "the build produced no kernel library", step="build")
         if artifact.stat().st_size > lim.max_artifact_bytes:
             return self._fail(r, records.COMPILE_ERROR,
                               f"the built kernel is {artifact.stat().st_size >> 20} MiB; "
                               f"the limit is {lim.max_artifact_bytes >> 20} MiB")
-        baseline = self.baseline_artifact(w)
+        # The run step loads the baseline before the candidate ever runs, from its own copy.
+        baseline = scratch / "baseline.so"
+        shutil.copyfile(self.baseline_artifact(w), baseline)
 
         # check, then time, in one run child
         input_sets = []
@@ -132,29 +163,45 @@ class Pipeline:
             np.savez(scratch / f"inputs_{k}.npz", *arrays)
             input_sets.append(arrays)
         t0 = time.perf_counter()
-        child = ChildProcess("run", {
+        child = self._child("run", {
             "backend": self.info.name, "graph": graph, "candidate": str(artifact),
-            "baseline": str(baseline), "vendor": w.id if w.has_vendor else None,
+            "baseline": str(baseline),
+            "vendor": {"pattern": w.pattern.id, "params": w.params} if w.has_vendor else None,
             "inputs": [str(scratch / f"inputs_{k}.npz") for k in range(len(input_sets))],
             "outputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in w.outputs],
             "outdir": str(scratch), "runs_per_seed": self.protocol.runs_per_seed,
             "protocol": self.protocol.to_json(),
         }, scratch, env={"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count)})
         try:
-            try:
-                msg = child.read(lim.check_s)
-            except StepTimeout:
-                return self._fail(r, records.TIMEOUT,
-                                  f"correctness runs exceeded the {lim.check_s:g} s limit", step="check")
-            except StepCrashed as e:
-                return self._fail(r, records.RUNTIME_ERROR, f"the kernel process {e}", step="check",
-                                  output=e.output)
+            digests: dict[str, str] = {}
+            deadline = time.monotonic() + lim.check_s
+            while True:
+                try:
+                    msg = child.read(max(0.0, deadline - time.monotonic()))
+                except StepTimeout:
+                    return self._stopped(r, child, records.TIMEOUT,
+                                         f"correctness runs exceeded the {lim.check_s:g} s limit", "check")
+                except StepCrashed as e:
+                    return self._stopped(r, child, records.RUNTIME_ERROR, f"the kernel process {e}", "check",
+                                         e.output)
+                if msg.get("phase") != "saved":
+                    break
+                digests[msg["file"]] = msg["sha256"]
             if msg.get("phase") == "error":
+                child.close()
+                why = _limit_reason(child, self.sandbox)
+                if why:
+                    return self._fail(r, records.RUNTIME_ERROR, why, step="check", **_usage(child))
                 return self._fail(r, records.RUNTIME_ERROR,
                                   f"{msg.get('stage', 'run')} failed: {msg.get('error', '')}", step="check")
             for k, arrays in enumerate(input_sets):
-                runs = [dict(np.load(scratch / f"check_{k}_{i}.npz"))
-                        for i in range(self.protocol.runs_per_seed)]
+                runs = []
+                for i in range(self.protocol.runs_per_seed):
+                    path = scratch / f"check_{k}_{i}.npz"
+                    if digests.get(path.name) != _digest(path):
+                        return self._fail(r, records.WRONG_RESULT, "the kernel rewrote its recorded "
+                                          f"outputs ({path.name}) after they were taken", step="check")
+                    runs.append(dict(np.load(path)))
                 outcome = check_set(k + 1, arrays, [t.name for t in w.inputs], w.reference(arrays),
                                     [o.name for o in w.outputs], runs)
                 if not outcome.ok:
@@ -166,15 +213,18 @@ class Pipeline:
             try:
                 msg = child.read(lim.time_s)
             except StepTimeout:
-                return self._fail(r, records.TIMEOUT, f"timing exceeded the {lim.time_s:g} s limit", step="time")
+                return self._stopped(r, child, records.TIMEOUT, f"timing exceeded the {lim.time_s:g} s limit", "time")
             except StepCrashed as e:
-                return self._fail(r, records.RUNTIME_ERROR, f"the kernel process {e} while timing",
-                                  step="time", output=e.output)
+                return self._stopped(r, child, records.RUNTIME_ERROR, f"the kernel process {e} while timing",
+                                     "time", e.output)
             r.steps_s["time"] = time.perf_counter() - t0
             if msg.get("phase") != "timed":
                 return self._fail(r, records.RUNTIME_ERROR, f"timing failed: {msg.get('error', '')}", step="time")
+            # the harness's own clock around the whole timed step bounds what may be reported
+            msg["host_wall_s"] = r.steps_s["time"]
         finally:
             child.close()
+        r.detail["run_usage"] = _usage(child).get("usage")
         return self._record(w, r, msg)
 
     def _record(self, w, r: TaskResult, msg: dict) -> TaskResult:
@@ -188,9 +238,66 @@ class Pipeline:
         # The harness's own wall clock over the timed loop bounds what the runtime timer may
         # report; a sum of samples beyond it means the timing cannot be trusted.
         r.detail["timing_wall_s"] = msg["wall_s"]
+        r.detail["timing_host_wall_s"] = msg["host_wall_s"]
         r.detail["timing_measured_s"] = msg["measured_s"]
-        r.detail["timing_suspicious"] = msg["measured_s"] > msg["wall_s"] * 1.05
+        # What the timed calls add up to can never exceed the wall time around them, measured
+        # both inside the step and by this process.
+        r.detail["timing_suspicious"] = msg["measured_s"] > min(msg["wall_s"], msg["host_wall_s"]) * 1.05
+        if r.detail["timing_suspicious"]:
+            r.reason = "timing is suspicious: the reported kernel time exceeds the wall-clock time"
         return r
+
+
+def _choose_sandbox(choice):
+    from evaluator.sandbox import Sandbox, SandboxUnavailable, probe, unsafe_local_allowed
+
+    if choice == "auto":
+        why = probe()
+        if why is None:
+            return Sandbox()
+        if unsafe_local_allowed():
+            return None
+        raise SandboxUnavailable(f"refusing to evaluate untrusted code: {why}. Install it (make "
+                                 "install does), or set EKB_UNSAFE_LOCAL=1 for bundles you trust.")
+    if choice is None and not unsafe_local_allowed():
+        raise SandboxUnavailable("unsandboxed evaluation needs EKB_UNSAFE_LOCAL=1 (trusted bundles only)")
+    return choice
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _usage(child: ChildProcess) -> dict:
+    u = child.usage
+    if u is None:
+        return {}
+    return {"usage": {"cpu_s": u.cpu_s, "peak_memory_bytes": u.peak_memory_bytes,
+                      "oom_killed": u.oom_killed, "pids_limited": u.pids_limited}}
+
+
+def _limit_reason(child: ChildProcess, sandbox) -> str | None:
+    """The sandbox limit that stopped a step, in words, or None."""
+    import signal
+
+    sig = child.killed_by
+    u, lim = child.usage, getattr(sandbox, "limits", None)
+    if u is not None and u.oom_killed:
+        return f"memory limit of {lim.memory_bytes >> 20} MiB exceeded (killed by the OOM killer)"
+    if sig == signal.SIGSYS:
+        return ("killed by the sandbox: a forbidden system call (network sockets, process tracing, "
+                "mounts, namespaces, BPF, io_uring, kernel modules)")
+    if sig == signal.SIGXCPU or (lim is not None and u is not None and u.cpu_s > lim.cpu_seconds):
+        return f"CPU time limit of {lim.cpu_seconds if lim else '?'} s exceeded"
+    if sig == signal.SIGXFSZ:
+        return f"file size limit of {lim.file_bytes >> 20 if lim else '?'} MiB exceeded"
+    if u is not None and u.pids_limited:
+        return f"process limit of {lim.pids} reached (fork bomb?)"
+    return None
 
 
 def machine() -> dict:
@@ -201,11 +308,11 @@ def machine() -> dict:
 def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None = None,
                     include_hidden: bool = False, protocol: Protocol | None = None,
                     progress: Callable[[str, TaskResult | None], None] | None = None,
-                    seeds: Iterable[int] | None = None) -> dict:
+                    seeds: Iterable[int] | None = None, sandbox="auto") -> dict:
     """Evaluate a loaded bundle on one backend over the selected tasks; the run report."""
     import tvm
 
-    pipe = Pipeline(backend, protocol, seeds)
+    pipe = Pipeline(backend, protocol, seeds, sandbox=sandbox)
     tasks = suite.select(globs, include_hidden)
     entries = {e.workload: e for e in bundle.entries if e.backend == pipe.info.name}
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
@@ -232,6 +339,7 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
         "protocol": pipe.protocol.to_json(),
         "peaks": pipe.peak,
         "machine": machine(),
+        "sandbox": pipe.sandbox.limits.to_json() if pipe.sandbox else None,
         "tvm": tvm.__version__,
         "started": started,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

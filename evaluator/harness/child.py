@@ -73,6 +73,9 @@ def run(req: dict, chan) -> None:
 
     backend = get_backend(req["backend"])
     graph = req["graph"]
+    # The baseline is loaded before any candidate code runs: a candidate that rewrites the
+    # baseline's file during its own calls changes nothing.
+    baseline = backend.load(req["baseline"], graph) if req.get("baseline") else None
     try:
         kernel = backend.load(req["candidate"], graph)
     except Exception as e:  # noqa: BLE001
@@ -91,14 +94,18 @@ def run(req: dict, chan) -> None:
                 _send(chan, phase="error", stage="check", error=_error_text(e), seed_index=k, run=r)
                 return
             result.update({f"in{i}": t.numpy() for i, t in enumerate(ins)})
-            np.savez(os.path.join(req["outdir"], f"check_{k}_{r}.npz"), **result)
+            path = os.path.join(req["outdir"], f"check_{k}_{r}.npz")
+            np.savez(path, **result)
+            # The digest leaves the process before the kernel runs again, so a later call
+            # cannot rewrite this file undetected.
+            _send(chan, phase="saved", file=os.path.basename(path), sha256=_digest(path))
     _send(chan, phase="checked")
     if sys.stdin.readline().strip() != "time":
         return
     arrays = list(np.load(req["inputs"][0]).values())
     kernels = {"candidate": kernel}
-    if req.get("baseline"):
-        kernels["tvm-default"] = backend.load(req["baseline"], graph)
+    if baseline is not None:
+        kernels["tvm-default"] = baseline
     calls = {}
     for name, kern in kernels.items():
         ins = [backend.tensor(a) for a in arrays]
@@ -106,11 +113,21 @@ def run(req: dict, chan) -> None:
         calls[name] = (kern, ins, outs)
     vendor = None
     if req.get("vendor"):
+        # by pattern and shape, not by workload id: held-out workloads are not in the sandbox
         from evaluator import suite
+        from evaluator.suite.base import Workload, WorkloadDef
 
-        vendor = suite.get_workload(req["vendor"]).vendor_call()
+        pattern = next(p for p in suite.patterns() if p.id == req["vendor"]["pattern"])
+        vendor = WorkloadDef(pattern, Workload("vendor", req["vendor"]["params"])).vendor_call()
     report = timing.interleaved(calls, vendor, [a.copy() for a in arrays], req["protocol"])
     _send(chan, phase="timed", **report)
+
+
+def _digest(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _poison(shape, dtype, run: int):
@@ -134,13 +151,17 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except OSError:
         return
-    if os.environ.get("EKB_PARENT_PID") and os.getppid() != int(os.environ["EKB_PARENT_PID"]):
+    if os.getppid() != int(os.environ["EKB_PARENT_PID"]):
         os._exit(1)
 
 
 def main(argv: list[str]) -> int:
     step, request_path = argv
-    _die_with_parent()
+    from evaluator.sandbox import apply_rlimits_from_env
+
+    apply_rlimits_from_env()
+    if "EKB_PARENT_PID" in os.environ:  # outside a sandbox (bwrap --die-with-parent does it there)
+        _die_with_parent()
     chan = _channel()
     with open(request_path) as f:
         req = json.load(f)

@@ -13,6 +13,7 @@ import selectors
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,22 +44,35 @@ _SIGNALS = {
 
 
 class ChildProcess:
-    def __init__(self, step: str, request: dict, scratch: Path, env: dict | None = None):
+    def __init__(self, step: str, request: dict, scratch: Path, env: dict | None = None, sandbox=None):
         self.scratch = scratch
         req_path = scratch / f"{step}-request.json"
         req_path.write_text(json.dumps(request))
-        self.stderr_path = scratch / f"{step}-stderr.txt"
-        extra_env = env
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EKB_SECRET")}
-        env["PYTHONPATH"] = _ROOT + os.pathsep + env.get("PYTHONPATH", "")
-        env.update(extra_env or {})
-        env["EKB_PARENT_PID"] = str(os.getpid())
-        self._stderr = open(self.stderr_path, "wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "evaluator.harness.child", step, str(req_path)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            cwd=scratch, env=env, start_new_session=True,
-        )
+        # stderr stays outside the scratch directory: the step cannot rewrite what it said
+        self._stderr = tempfile.TemporaryFile()
+        # -P: the working directory never lands on sys.path, so files a previous step wrote
+        # cannot shadow the harness's modules; -s: no user site-packages.
+        argv = [sys.executable, "-P", "-s", "-m", "evaluator.harness.child", step, str(req_path)]
+        self.group = None
+        self.usage = None
+        self._closed = False
+        if sandbox is not None:
+            self.group = sandbox.cgroup()
+            cmd, fd = sandbox.command(argv, scratch, dict(env or {}), self.group)
+            try:
+                self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=self._stderr, cwd="/", pass_fds=[fd],
+                                             env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+            finally:
+                os.close(fd)
+        else:
+            full_env = {k: v for k, v in os.environ.items() if not k.startswith("EKB_SECRET")}
+            full_env["PYTHONPATH"] = _ROOT + os.pathsep + full_env.get("PYTHONPATH", "")
+            full_env.update(env or {})
+            full_env["EKB_PARENT_PID"] = str(os.getpid())
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._stderr, cwd=scratch, env=full_env,
+                                         start_new_session=True)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ)
         self._buf = b""
@@ -88,21 +102,41 @@ class ChildProcess:
         except BrokenPipeError:
             pass
 
-    def _describe_exit(self) -> str:
+    @property
+    def killed_by(self) -> int | None:
+        """The signal that ended the step; bwrap's init reports it as 128 + signal."""
         rc = self.proc.returncode
-        if rc is not None and rc < 0:
-            sig = signal.Signals(-rc)
-            return f"was killed by {sig.name} ({_SIGNALS.get(sig, 'signal')})"
-        return f"exited with status {rc}"
+        if rc is None:
+            return None
+        if rc < 0:
+            return -rc
+        if self.group is not None and 128 < rc < 128 + 65:
+            return rc - 128
+        return None
+
+    def _describe_exit(self) -> str:
+        sig = self.killed_by
+        if sig:
+            try:
+                s = signal.Signals(sig)
+                return f"was killed by {s.name} ({_SIGNALS.get(s, 'signal')})"
+            except ValueError:
+                return f"was killed by signal {sig}"
+        return f"exited with status {self.proc.returncode}"
 
     def stderr_tail(self, n: int = 600) -> str:
         try:
-            data = self.stderr_path.read_bytes()[-n:]
-        except OSError:
+            self._stderr.seek(0, os.SEEK_END)
+            size = self._stderr.tell()
+            self._stderr.seek(max(0, size - n))
+            data = self._stderr.read()
+        except (OSError, ValueError):
             return ""
         return data.decode("utf-8", "replace").strip()
 
     def kill(self) -> None:
+        if self.group is not None:
+            self.group.kill()  # every process of the step, daemonised ones included
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -111,7 +145,13 @@ class ChildProcess:
         self.proc.wait()
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         self.kill()
+        if self.group is not None:
+            self.usage = self.group.usage()
+            self.group.remove()
         self._sel.close()
         self._stderr.close()
         for f in (self.proc.stdin, self.proc.stdout):
