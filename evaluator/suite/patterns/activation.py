@@ -40,7 +40,6 @@ _TE = SimpleNamespace(maximum=te.max, minimum=te.min, tanh=te.tanh, exp=te.exp)
 
 _NCHW = Workload("n1c64h56w56", {"shape": (1, 64, 56, 56)}, domains=("vision",))
 _TOKENS = Workload("m128n768", {"shape": (128, 768)}, domains=("language",))
-_TOKENS_FF = Workload("m128n3072", {"shape": (128, 3072)}, hidden=True, domains=("language",))
 _NCHW_SMALL = Workload("n1c96h28w28", {"shape": (1, 96, 28, 28)}, domains=("vision",))
 
 
@@ -67,7 +66,7 @@ PATTERNS = [
     _pattern("relu", _relu, 1, "Y = max(X, 0)", [_NCHW, _TOKENS]),
     _pattern("relu6", _relu6, 2, "Y = min(max(X, 0), 6) (MobileNet)", [_NCHW, _NCHW_SMALL]),
     _pattern("gelu-tanh", _gelu_tanh, 9, "Y = 0.5 X (1 + tanh(sqrt(2/pi) (X + 0.044715 X^3)))",
-             [_TOKENS, _TOKENS_FF]),
+             [_TOKENS]),
     _pattern("sigmoid", _sigmoid, 4, "Y = 1 / (1 + exp(-X))", [_NCHW, _TOKENS]),
     _pattern("hard-swish", _hard_swish, 5, "Y = X relu6(X + 3) / 6 (MobileNetV3)", [_NCHW_SMALL]),
 ]

@@ -19,7 +19,5 @@ PATTERN = OpPattern(
     workloads=[
         Workload("b12m128n128k64", {"b": 12, "m": 128, "n": 128, "k": 64}),
         Workload("b4m64n64k32", {"b": 4, "m": 64, "n": 64, "k": 32}, domains=("audio",)),
-        Workload("b8m196n64k196", {"b": 8, "m": 196, "n": 64, "k": 196}, hidden=True,
-                 domains=("vision",)),
     ],
 )

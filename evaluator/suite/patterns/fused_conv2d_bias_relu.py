@@ -35,6 +35,5 @@ PATTERN = OpPattern(
     workloads=[
         _wl(1, 32, 28, 28, 64, 3, 1),
         _wl(1, 64, 14, 14, 64, 3, 1),
-        _wl(1, 16, 56, 56, 32, 3, 2, hidden=True),
     ],
 )

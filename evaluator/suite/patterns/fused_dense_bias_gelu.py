@@ -35,6 +35,5 @@ PATTERN = OpPattern(
     workloads=[
         Workload("m32n1024k256", {"m": 32, "n": 1024, "k": 256}),
         Workload("m128n512k128", {"m": 128, "n": 512, "k": 128}),
-        Workload("m16n3072k768", {"m": 16, "n": 3072, "k": 768}, hidden=True),
     ],
 )

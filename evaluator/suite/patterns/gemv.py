@@ -24,6 +24,5 @@ PATTERN = OpPattern(
     workloads=[
         Workload("m1024k1024", {"m": 1024, "k": 1024}),
         Workload("m3072k768", {"m": 3072, "k": 768}),
-        Workload("m4096k512", {"m": 4096, "k": 512}, hidden=True, domains=("recommendation",)),
     ],
 )

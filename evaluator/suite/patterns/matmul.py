@@ -19,6 +19,5 @@ PATTERN = OpPattern(
     workloads=[
         Workload("m256n256k256", {"m": 256, "n": 256, "k": 256}),
         Workload("m128n512k128", {"m": 128, "n": 512, "k": 128}),
-        Workload("m192n320k96", {"m": 192, "n": 320, "k": 96}, hidden=True),
     ],
 )

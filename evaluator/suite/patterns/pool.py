@@ -52,7 +52,6 @@ PATTERNS = [
     ]),
     _window_pattern("avg", "Y = mean over k x k windows (stride s, no padding)", [
         _wl(1, 64, 56, 56, 2, 2, 0),
-        _wl(1, 128, 28, 28, 3, 1, 0, hidden=True),
     ]),
     OpPattern(
         id="pool/global-avg-pool",

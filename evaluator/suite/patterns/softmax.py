@@ -27,6 +27,5 @@ PATTERN = OpPattern(
         Workload("m1536n128", {"m": 1536, "n": 128}),
         Workload("m256n512", {"m": 256, "n": 512}),
         Workload("m32n1000", {"m": 32, "n": 1000}, domains=("vision",)),
-        Workload("m768n256", {"m": 768, "n": 256}, hidden=True),
     ],
 )
