@@ -86,6 +86,8 @@ class Sandbox:
         self._private = Path(tempfile.mkdtemp(prefix="ekb-sandbox-"))  # 0700, never bound inside
         self.bpf_path = self._private / "filter.bpf"
         seccomp.write_bpf(str(self.bpf_path))
+        self.empty_file = self._private / "empty.py"
+        self.empty_file.write_text("")
 
     # --- scratch -----------------------------------------------------------------------------
     @contextmanager
@@ -121,10 +123,12 @@ class Sandbox:
             args += ["--ro-bind", str(p), str(p)]
         args += ["--ro-bind", str(PACKAGE_DIR), str(PACKAGE_DIR)]
         if HIDDEN_FILE.exists():  # the held-out workloads never enter a sandbox
-            args += ["--ro-bind", "/dev/null", str(HIDDEN_FILE)]
+            args += ["--ro-bind", str(self.empty_file), str(HIDDEN_FILE)]
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
-                 "--bind", str(scratch), str(scratch), "--chdir", "/", "--clearenv"]
+                 "--bind", str(scratch), str(scratch),
+                 "--remount-ro", "/",  # the sandbox's own root too: only scratch and /tmp are writable
+                 "--chdir", "/", "--clearenv"]
         inner_env = dict(env)
         inner_env.update({
             "PYTHONPATH": str(PACKAGE_DIR.parent), "HOME": "/tmp", "TMPDIR": "/tmp",
