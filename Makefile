@@ -4,14 +4,24 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench clean
+.PHONY: install system test demo bench clean
+
+# The sandbox needs bubblewrap and libseccomp from the system (root installs them; a machine
+# without them refuses untrusted submissions with a clear error).
+SYSTEM_PACKAGES := bubblewrap libseccomp2
+
+system:
+	@command -v bwrap >/dev/null && ldconfig -p | grep -q libseccomp || \
+	  { [ "$$(id -u)" = 0 ] && export DEBIAN_FRONTEND=noninteractive && \
+	    { apt-get install -y -q $(SYSTEM_PACKAGES) || { apt-get update -q && apt-get install -y -q $(SYSTEM_PACKAGES); }; } \
+	  || echo "warning: could not install $(SYSTEM_PACKAGES); untrusted bundles will be refused"; }
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements.txt -r requirements-dev.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+install: system $(STAMP)
 
 # The tests run against the real services: PostgreSQL (psycopg 3) and Redis (Celery broker),
 # with real `celery worker` processes started by the integration tests.

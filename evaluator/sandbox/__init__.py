@@ -71,6 +71,8 @@ def sweep() -> dict:
     dirs = 0
     if SCRATCH_ROOT.is_dir():
         for d in SCRATCH_ROOT.iterdir():
+            if cgroup.owner_alive(d.name.removeprefix("task-")):
+                continue
             subprocess.run(["umount", "-l", str(d)], capture_output=True)
             shutil.rmtree(d, ignore_errors=True)
             dirs += 1
@@ -94,7 +96,7 @@ class Sandbox:
     def scratch(self):
         """A fresh scratch directory: a size-limited tmpfs when we may mount, else a plain dir."""
         SCRATCH_ROOT.mkdir(parents=True, exist_ok=True)
-        path = Path(tempfile.mkdtemp(prefix="task-", dir=SCRATCH_ROOT))
+        path = Path(tempfile.mkdtemp(prefix=f"task-{os.getpid()}-", dir=SCRATCH_ROOT))
         mounted = subprocess.run(
             ["mount", "-t", "tmpfs", "-o", f"size={self.limits.scratch_bytes},mode=0777,nosuid,nodev",
              "tmpfs", str(path)], capture_output=True).returncode == 0

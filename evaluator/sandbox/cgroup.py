@@ -44,7 +44,8 @@ class Cgroup:
         self.version = version()
         if self.version is None:
             raise OSError("no writable cgroup hierarchy with memory, cpu and pids controllers")
-        self.name = f"{PREFIX}/{uuid.uuid4().hex[:12]}"
+        # named after the evaluating process, so a sweep only takes what a dead one left
+        self.name = f"{PREFIX}/{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self.dirs = ([ROOT / c / self.name for c in V1_CONTROLLERS] if self.version == 1
                      else [ROOT / self.name])
         for d in self.dirs:
@@ -151,8 +152,20 @@ def _field(text: str, key: str) -> int:
     return 0
 
 
+def owner_alive(name: str) -> bool:
+    """Whether the process that made ``<pid>-…`` (a cgroup or scratch name) still runs."""
+    pid = name.split("-", 1)[0].removeprefix("task")
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def sweep() -> int:
-    """Kill and remove every ``ekb/*`` cgroup left by a dead worker; returns how many."""
+    """Kill and remove the ``ekb/*`` cgroups whose evaluating process is gone; returns how many."""
     v = version()
     if v is None:
         return 0
@@ -162,7 +175,7 @@ def sweep() -> int:
         if not base.is_dir():
             continue
         for d in base.iterdir():
-            if not d.is_dir():
+            if not d.is_dir() or owner_alive(d.name):
                 continue
             try:
                 for pid in (d / "cgroup.procs").read_text().split():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import zipfile
 from pathlib import Path
 
@@ -38,6 +39,14 @@ class Command(BaseCommand):
         parser.add_argument("--only", nargs="*", default=list(EXAMPLES), help="example bundles to load")
 
     def handle(self, *args, only, **opts):
+        from evaluator.sandbox import UNSAFE_ENV, probe
+
+        why = probe()
+        if why:
+            # The shipped examples are ours and trusted; uploads to the running server are not,
+            # and that process never gets this switch.
+            self.stdout.write(f"no sandbox here ({why}): evaluating the shipped examples unsandboxed")
+            os.environ[UNSAFE_ENV] = "1"
         User = get_user_model()
         user, created = User.objects.get_or_create(username="demo")
         if created:
