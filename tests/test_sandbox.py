@@ -198,3 +198,38 @@ def test_no_cgroup_or_scratch_is_left_behind(pipe):
     v = cgroup.version()
     base = cgroup.ROOT / ("memory" if v == 1 else "") / cgroup.PREFIX
     assert not base.exists() or not [d for d in base.iterdir() if d.is_dir()]
+
+
+def test_sweep_removes_only_what_dead_evaluators_left(tmp_path):
+    import subprocess
+
+    from evaluator.sandbox import SCRATCH_ROOT, cgroup, sweep
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a pid that no longer runs
+    stale = cgroup.Cgroup(64 << 20, 1.0, 8)
+    live = cgroup.Cgroup(64 << 20, 1.0, 8)
+    for d in stale.dirs:  # pretend a dead worker made it
+        d.rename(d.parent / f"{dead.pid}-stale")
+    SCRATCH_ROOT.mkdir(parents=True, exist_ok=True)
+    old_scratch = SCRATCH_ROOT / f"task-{dead.pid}-x"
+    old_scratch.mkdir()
+    try:
+        result = sweep()
+        assert result["cgroups"] >= 1 and result["scratch_dirs"] >= 1
+        assert not any((d.parent / f"{dead.pid}-stale").exists() for d in stale.dirs)
+        assert not old_scratch.exists()
+        assert all(d.exists() for d in live.dirs)
+    finally:
+        live.remove()
+
+
+def test_no_sandbox_means_refusal_unless_unsafe_local(monkeypatch, tmp_path):
+    from evaluator.sandbox import SandboxUnavailable
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on this PATH
+    monkeypatch.delenv("EKB_UNSAFE_LOCAL", raising=False)
+    with pytest.raises(SandboxUnavailable, match="refusing to evaluate untrusted code: bubblewrap"):
+        Pipeline("cpu-llvm")
+    monkeypatch.setenv("EKB_UNSAFE_LOCAL", "1")
+    assert Pipeline("cpu-llvm").sandbox is None
