@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import weakref
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -48,6 +49,16 @@ class SandboxLimits:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def from_env(cls) -> "SandboxLimits":
+        """Deployment settings: EKB_SANDBOX_MEMORY_MB, _PIDS, _CPU_SECONDS, _SCRATCH_MB."""
+        d = cls()
+        env = os.environ.get
+        return cls(memory_bytes=int(env("EKB_SANDBOX_MEMORY_MB", d.memory_bytes >> 20)) << 20,
+                   pids=int(env("EKB_SANDBOX_PIDS", d.pids)),
+                   cpu_seconds=int(env("EKB_SANDBOX_CPU_SECONDS", d.cpu_seconds)),
+                   scratch_bytes=int(env("EKB_SANDBOX_SCRATCH_MB", d.scratch_bytes >> 20)) << 20)
 
 
 def probe() -> str | None:
@@ -84,8 +95,9 @@ class Sandbox:
         why = probe()
         if why:
             raise SandboxUnavailable(why)
-        self.limits = limits or SandboxLimits()
+        self.limits = limits or SandboxLimits.from_env()
         self._private = Path(tempfile.mkdtemp(prefix="ekb-sandbox-"))  # 0700, never bound inside
+        weakref.finalize(self, shutil.rmtree, self._private, True)
         self.bpf_path = self._private / "filter.bpf"
         seccomp.write_bpf(str(self.bpf_path))
         self.empty_file = self._private / "empty.py"
