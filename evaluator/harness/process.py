@@ -122,7 +122,8 @@ class ChildProcess:
                 return f"was killed by {s.name} ({_SIGNALS.get(s, 'signal')})"
             except ValueError:
                 return f"was killed by signal {sig}"
-        return f"exited with status {self.proc.returncode}"
+        last = [ln for ln in self.stderr_tail().splitlines() if ln.strip()]
+        return f"exited with status {self.proc.returncode}" + (f": {last[-1][:300]}" if last else "")
 
     def stderr_tail(self, n: int = 600) -> str:
         try:

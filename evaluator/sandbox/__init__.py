@@ -132,14 +132,15 @@ class Sandbox:
         for name in ("lib", "lib64", "bin", "sbin"):
             if Path("/usr", name).exists():
                 args += ["--symlink", f"usr/{name}", f"/{name}"]
-        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache",
+                 # /tmp first: a checkout or environment under /tmp is bound on top of it
+                 "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp"]
         for p in dict.fromkeys([home, venv]):
             args += ["--ro-bind", str(p), str(p)]
         args += ["--ro-bind", str(PACKAGE_DIR), str(PACKAGE_DIR)]
         if HIDDEN_FILE.exists():  # the held-out workloads never enter a sandbox
             args += ["--ro-bind", str(self.empty_file), str(HIDDEN_FILE)]
         args += ["--proc", "/proc", "--dev", "/dev",
-                 "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
                  "--bind", str(scratch), str(scratch),
                  "--remount-ro", "/",  # the sandbox's own root too: only scratch and /tmp are writable
                  "--chdir", "/", "--clearenv"]
