@@ -64,3 +64,29 @@ def test_broken_bundle_each_entry_fails_with_its_own_reason(quick_protocol):
     assert report["summary"]["correct@1"] == 0.0
     wrong = got["activation/relu@n1c64h56w56"]["detail"]
     assert wrong["mismatched"] == wrong["of"] and wrong["max_abs_error"] == pytest.approx(0.5, abs=1e-5)
+
+
+SKIPS_WHEN_OUTPUT_PRESENT = '''
+@T.prim_func(s_tir=True)
+def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 512), "float32"),
+         T_matmul: T.Buffer((128, 512), "float32")):
+    # computes only when its output still holds the harness's poison (NaN): correct on every
+    # checked call, but returns at once when called again on its own result
+    if T.isnan(T_matmul[0, 0]):
+        for i, j, k in T.grid(128, 512, 128):
+            with T.sblock("T_matmul"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    T_matmul[vi, vj] = T.float32(0.0)
+                T_matmul[vi, vj] = T_matmul[vi, vj] + A[vi, vk] * B[vk, vj]
+'''
+
+
+def test_a_kernel_that_skips_work_when_called_again_is_flagged(pipeline):
+    r = pipeline.evaluate(suite.get_workload("matmul/matmul@m128n512k128"),
+                          Candidate("tvmscript", SKIPS_WHEN_OUTPUT_PRESENT))
+    assert r.status == records.CORRECT, r.reason  # its outputs are right...
+    assert r.detail["skips_work_when_repeated"] and r.detail["timing_suspicious"]
+    assert "called repeatedly" in r.reason
+    # ...but its speedup is taken from single calls: an unscheduled matmul is slower than the default
+    assert r.speedup["tvm-default"] < 1.0
