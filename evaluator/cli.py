@@ -77,10 +77,16 @@ def _summary_table(s: dict) -> Table:
 
 
 def cmd_run(args, out: Console) -> int:
+    import os
+
     from evaluator.backends import BackendUnavailable
     from evaluator.formats.bundle import BundleError, load_bundle
     from evaluator.pipeline import evaluate_bundle
+    from evaluator.sandbox import UNSAFE_ENV, SandboxUnavailable
     from evaluator.suite import select
+
+    if args.unsafe_local:
+        os.environ[UNSAFE_ENV] = "1"
 
     try:
         bundle = load_bundle(args.bundle)
@@ -106,7 +112,7 @@ def cmd_run(args, out: Console) -> int:
 
         try:
             report = evaluate_bundle(bundle, args.backend, args.tasks, args.all, progress=progress)
-        except BackendUnavailable as e:
+        except (BackendUnavailable, SandboxUnavailable) as e:
             out.print(f"[red]{e}[/]")
             return 2
     out.print(_task_table(report))
@@ -140,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="only workloads matching this glob (repeatable), e.g. 'matmul/*'")
     p.add_argument("--all", action="store_true", help="include hidden workloads")
     p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
+    p.add_argument("--unsafe-local", action="store_true",
+                   help="run without the sandbox where none is available (bundles you trust only)")
     p = sub.add_parser("default-bundle", help="write the tvm-default rule set as a bundle")
     p.add_argument("out")
     p.add_argument("--backend", default="cpu-llvm")

@@ -62,3 +62,14 @@ def test_rejected_bundle_exits_2_with_the_message(tmp_path):
 def test_unknown_backend_exits_2(tmp_path):
     r = cli("run", "examples/bundles/tvm-default", "--backend", "cuda", "--tasks", "matmul/*", check=False)
     assert r.returncode == 2 and "cuda" in r.stderr and "unavailable" in r.stderr
+
+
+def test_no_sandbox_refuses_with_exit_2(tmp_path):
+    import os
+
+    env = {**os.environ, "PATH": str(tmp_path)}  # no bubblewrap here
+    env.pop("EKB_UNSAFE_LOCAL", None)
+    r = subprocess.run([sys.executable, "-m", "evaluator", "run", "examples/bundles/tvm-default",
+                        "--tasks", "matmul/*"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 2
+    assert "refusing to evaluate untrusted code: bubblewrap (bwrap) is not installed" in " ".join(r.stderr.split())
