@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 from evaluator import suite
 from leaderboard.ranking import board
 from portal.models import Submission
-from portal.serializers import (BoardQuerySerializer, BoardRowSerializer, SubmissionCreateSerializer,
+from portal.serializers import (BackendSerializer, BoardQuerySerializer, BoardRowSerializer,
+                                SubmissionCreateSerializer,
                                 SubmissionSerializer, TaskSerializer)
 
 
@@ -75,3 +76,24 @@ class LeaderboardView(APIView):
         rows = board(q.validated_data["backend"], q.validated_data.get("level") or None,
                      q.validated_data.get("domain") or None)
         return Response([r.to_json() for r in rows])
+
+
+class BackendsView(APIView):
+    """The backends: device, ISA/arch, availability (with the reason when not) and queue depth."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=BackendSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        from django.conf import settings
+
+        from evaluator.backends import infos
+        from portal.jobs import queue_depth
+
+        rows = []
+        for info in infos():
+            row = info.to_json()
+            row["served"] = info.name in settings.EKB_BACKENDS
+            row["queue_depth"] = queue_depth(info.name) if row["served"] else None
+            rows.append(row)
+        return Response(BackendSerializer(rows, many=True).data)

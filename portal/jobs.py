@@ -26,3 +26,17 @@ def dispatch(submission_id: int, backend: str) -> None:
     from portal.tasks import evaluate
 
     evaluate.apply_async((submission_id, backend), queue=queue_for(backend))
+
+
+def queue_depth(backend: str) -> int | None:
+    """Jobs waiting on a backend's queue: the broker's list length (Redis), or the local
+    worker's backlog in the embedded mode."""
+    if settings.EKB_INPROCESS_WORKER:
+        return _local._work_queue.qsize() if _local is not None else 0
+    from portal.celery import app
+
+    try:
+        with app.connection_for_read() as conn:
+            return conn.default_channel.client.llen(queue_for(backend))
+    except Exception:  # noqa: BLE001 - a broker that does not answer has no known depth
+        return None

@@ -104,3 +104,15 @@ class BoardRowSerializer(serializers.Serializer):
     owner = serializers.CharField()
     summary = serializers.DictField()
     domains = serializers.DictField(child=serializers.FloatField())
+
+
+class BackendSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    available = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True)
+    device = serializers.CharField(allow_blank=True)
+    arch = serializers.CharField(allow_blank=True)
+    target = serializers.DictField()
+    queue = serializers.CharField(allow_blank=True)
+    served = serializers.BooleanField(help_text="this deployment evaluates submissions on it")
+    queue_depth = serializers.IntegerField(allow_null=True, help_text="jobs waiting (Celery mode)")

@@ -25,6 +25,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(router.urls)),
     path("api/v1/leaderboard/", api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("api/v1/backends/", api.BackendsView.as_view(), name="api-backends"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
