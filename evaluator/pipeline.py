@@ -109,8 +109,11 @@ class Pipeline:
         child.close()
         why = _limit_reason(child, self.sandbox)
         if why:
-            status, reason = (records.TIMEOUT if why.startswith("CPU time") else records.RUNTIME_ERROR
-                              if step != "build" else records.COMPILE_ERROR), why
+            reason = why
+            if why.startswith("CPU time"):
+                status = records.TIMEOUT
+            else:
+                status = records.COMPILE_ERROR if step == "build" else records.RUNTIME_ERROR
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
     def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:

@@ -23,17 +23,16 @@ def _geomean(xs: Sequence[float]) -> float | None:
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def _task_view(t) -> tuple[bool, float | None]:
-    """(correct, speedup) from a TaskResult or its JSON form."""
+def _task_view(t, baseline: str) -> tuple[bool, float | None]:
+    """(correct, speedup vs ``baseline``) from a TaskResult or its JSON form."""
     if isinstance(t, Mapping):
-        return t.get("status") == "correct", t.get("speedup", {}).get(_task_view.baseline)
-    return t.status == "correct", t.speedup.get(_task_view.baseline)
+        return t.get("status") == "correct", t.get("speedup", {}).get(baseline)
+    return t.status == "correct", t.speedup.get(baseline)
 
 
 def summarize(tasks: Iterable, baseline: str = DEFAULT_BASELINE) -> dict:
     """Aggregate metrics over a board's tasks (TaskResult objects or their JSON)."""
-    _task_view.baseline = baseline
-    views = [_task_view(t) for t in tasks]
+    views = [_task_view(t, baseline) for t in tasks]
     n = len(views)
     correct = [s for ok, s in views if ok]
     with_speed = [s for s in correct if s is not None]

@@ -33,7 +33,10 @@ def _send(chan, **msg) -> None:
 def _error_text(e: BaseException) -> str:
     from evaluator.ir.layered_trace import _tvm_message
 
-    return _tvm_message(e) if not isinstance(e, (ValueError, TypeError)) or "Traceback" in str(e) else str(e)[:2000]
+    # our own errors are already one clear sentence; TVM's carry a C++ backtrace to trim
+    if isinstance(e, (ValueError, TypeError)) and "Traceback" not in str(e):
+        return str(e)[:2000]
+    return _tvm_message(e)
 
 
 def build(req: dict, chan) -> None:

@@ -1,6 +1,5 @@
 """Dense matrix multiplication C = A·B: the core of every linear layer."""
 
-import numpy as np
 from tvm import topi
 
 from evaluator.suite.base import OpPattern, Tensor, Workload
