@@ -6,15 +6,22 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install system test demo bench clean
 
-# The sandbox needs bubblewrap and libseccomp from the system (root installs them; a machine
-# without them refuses untrusted submissions with a clear error).
-SYSTEM_PACKAGES := bubblewrap libseccomp2
+# System packages, installed when missing (root only; otherwise a warning, and what needs them
+# reports itself unavailable with the reason):
+#   bubblewrap libseccomp2         the sandbox (untrusted bundles are refused without it)
+#   gcc                            exporting kernel libraries, c-source entries
+#   pocl-opencl-icd ocl-icd-libopencl1   the opencl backend on a CPU (PoCL)
+#   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   cross-builds for aarch64 boards
+SYSTEM_PACKAGES := bubblewrap libseccomp2 gcc pocl-opencl-icd ocl-icd-libopencl1 \
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 
 system:
-	@command -v bwrap >/dev/null && ldconfig -p | grep -q libseccomp || \
-	  { [ "$$(id -u)" = 0 ] && export DEBIAN_FRONTEND=noninteractive && \
-	    { apt-get install -y -q $(SYSTEM_PACKAGES) || { apt-get update -q && apt-get install -y -q $(SYSTEM_PACKAGES); }; } \
-	  || echo "warning: could not install $(SYSTEM_PACKAGES); untrusted bundles will be refused"; }
+	@missing="$$(for p in $(SYSTEM_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	    | grep -q 'install ok installed' || echo $$p; done)"; \
+	[ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && export DEBIAN_FRONTEND=noninteractive && \
+	    { apt-get install -y -q --no-install-recommends $$missing || \
+	      { apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; }; } \
+	  || echo "warning: could not install $$missing; backends or the sandbox that need them will say so"; }
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

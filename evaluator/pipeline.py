@@ -37,6 +37,7 @@ class Candidate:
     format: str
     source: str
     trace: list | None = None
+    launch: dict | None = None  # raw-source formats only
 
 
 class Pipeline:
@@ -129,6 +130,7 @@ class Pipeline:
         child = self._child("build", {
             "backend": self.info.name, "format": cand.format, "source": str(scratch / "candidate.src"),
             "canonical": str(scratch / "canonical.json"), "artifact": str(artifact),
+            "launch": cand.launch, "tensors": w.signature(),
         }, scratch)
         try:
             msg = child.read(lim.build_s)
@@ -259,8 +261,12 @@ class Pipeline:
             extra = max(single["tvm-default"] - r.times["tvm-default"].median_s, 0.0)
             skipping = single["candidate"] > 4 * cand + 2 * extra + 20e-6
         r.detail["skips_work_when_repeated"] = skipping
+        ratios = msg.get("ratios", {})
+        r.detail["speedup_spread"] = {k: [v["p25"], v["p75"]] for k, v in ratios.items()}
         for name in ("tvm-default", "vendor"):
-            if name in r.times and cand > 0:
+            if name in ratios:
+                r.speedup[name] = ratios[name]["median"]
+            elif name in r.times and cand > 0:
                 r.speedup[name] = r.times[name].median_s / cand
         if skipping:
             r.speedup["tvm-default"] = single["tvm-default"] / single["candidate"]
@@ -356,7 +362,7 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
         if progress:
             progress(w.id, None)
         e = entries.get(w.id)
-        cand = Candidate(e.format, e.source, e.trace) if e else None
+        cand = Candidate(e.format, e.source, e.trace, e.launch) if e else None
         res = pipe.evaluate(w, cand)
         results.append(res)
         if progress:

@@ -54,7 +54,7 @@ def evaluate_backend(submission_id: int, backend: str) -> None:
             if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
                 return
             e = entries.get(w.id)
-            r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace) if e else None)
+            r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace, e.launch) if e else None)
             if store(sub, r):
                 Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on

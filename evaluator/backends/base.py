@@ -58,6 +58,12 @@ class Backend(ABC):
     def build(self, mod, path: str) -> None:
         """Compile a scheduled IRModule and export the artifact to ``path``."""
 
+    def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
+        """Compile a raw-source entry (``opencl-source``, ``cuda-source``, ``c-source``) and write
+        an artifact ``load`` accepts. ``tensors`` is the workload's signature: the inputs then the
+        outputs, each ``{"name", "shape", "dtype", "role"}``; ``launch`` is the manifest's object."""
+        raise ValueError(f"backend {self.name!r} does not take the {fmt!r} format")
+
     @abstractmethod
     def device(self):
         """The TVM device kernels run on (run half)."""

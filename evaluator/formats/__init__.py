@@ -6,8 +6,9 @@ Turning an entry into IR (``evaluator.ir.lower``) happens in the build step's ch
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
+from evaluator.formats import raw_source
 from evaluator.ir import layered_trace, tvmscript
 
 
@@ -16,6 +17,14 @@ class Format:
     name: str
     check: Callable[[str], list[str]]
     summary: str
+    # Raw-source formats (kernel source written directly, not TensorIR) also need the manifest's
+    # "launch" object — entry point, argument order, launch sizes — checked by this function.
+    # They skip the lower stage: the backend builds them itself (Backend.build_source).
+    check_launch: Callable[[Any], list[str]] | None = None
+
+    @property
+    def raw(self) -> bool:
+        return self.check_launch is not None
 
 
 FORMATS: dict[str, Format] = {
@@ -24,5 +33,11 @@ FORMATS: dict[str, Format] = {
         Format("layered-trace", layered_trace.check,
                "TensorIR schedule primitives grouped into compute/schedule/memory layers (JSON)"),
         Format("tvmscript", tvmscript.check, "a TensorIR PrimFunc in TVMScript"),
+        Format("opencl-source", raw_source.check_text("OpenCL C"), "OpenCL C kernel source + launch sizes",
+               raw_source.check_launch_for("opencl-source")),
+        Format("cuda-source", raw_source.check_text("CUDA C"), "CUDA C kernel source + grid/block",
+               raw_source.check_launch_for("cuda-source")),
+        Format("c-source", raw_source.check_text("C"), "a C function over dense row-major arrays",
+               raw_source.check_launch_for("c-source")),
     ]
 }

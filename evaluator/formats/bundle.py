@@ -49,7 +49,7 @@ BACKEND_RE = re.compile(r"cpu-llvm|opencl|cuda|rpc:[A-Za-z0-9._-]{1,64}")
 MAX_DESCRIPTION = 2000
 MANIFEST = "manifest.json"
 MANIFEST_KEYS = ("schema", "name", "description", "entries")
-ENTRY_KEYS = ("workload", "backend", "format", "file", "trace")
+ENTRY_KEYS = ("workload", "backend", "format", "file", "trace", "launch")
 ARCHIVE_KINDS = "a directory, a .zip archive, or a .tar.gz/.tgz archive"
 
 # Compression ratios are only judged for data past this size: tiny, very regular files
@@ -92,6 +92,8 @@ class Entry:
     file: str  # normalised path inside the bundle
     source: str  # the file's content, UTF-8 decoded
     trace: list[dict] | None
+    # raw-source formats only: entry point, argument order and launch configuration
+    launch: dict | None = None
 
     @property
     def label(self) -> str:
@@ -820,6 +822,15 @@ def _check_entry(
             problems = [f"internal error while checking format {fmt!r}: {type(e).__name__}: {e}"]
         errors.extend(f"{label}: {p}" for p in problems)
 
+    launch = spec.get("launch")
+    if isinstance(fmt, str) and fmt in formats:
+        check_launch = getattr(formats[fmt], "check_launch", None)
+        if check_launch is None:
+            if launch is not None:
+                errors.append(f"{label}: 'launch' is only for raw-source formats, not {fmt!r}")
+        else:
+            errors.extend(f"{label}: launch: {p}" for p in check_launch(launch))
+
     trace = None
     raw_trace = spec.get("trace")
     if raw_trace is not None:
@@ -832,4 +843,5 @@ def _check_entry(
 
     if len(errors) > n_before:
         return None
-    return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path, source=source, trace=trace)
+    return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path, source=source,
+                 trace=trace, launch=launch)

@@ -51,6 +51,17 @@ def build(req: dict, chan) -> None:
         canonical = tvm.ir.load_json(f.read())
     with open(req["source"], encoding="utf-8") as f:
         source = f.read()
+    from evaluator.formats import FORMATS
+
+    if FORMATS[req["format"]].raw:
+        t0 = time.perf_counter()
+        try:
+            backend.build_source(req["format"], source, req["launch"], req["tensors"], req["artifact"])
+        except Exception as e:  # noqa: BLE001 - the submission's compile error
+            _send(chan, ok=False, stage="build", error=_error_text(e))
+            return
+        _send(chan, ok=True, lower_s=0.0, build_s=time.perf_counter() - t0, ir=source[:200_000])
+        return
     t0 = time.perf_counter()
     try:
         mod = lower.lower(req["format"], source, canonical, default_layers=default_layers)

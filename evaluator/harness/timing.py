@@ -1,9 +1,11 @@
 """The harness's timing loop: warm-up, calibrated batches, interleaved rounds, early stop.
 
 Candidate and baselines are timed in the same process, round-robin with a rotating order, so a
-burst of machine noise hits all of them alike and the ratio stays stable even when absolute
-times drift. The loop stops when every kernel's relative standard error is under the target or
-the budget is spent.
+burst of machine noise hits all of them alike. Speedups are paired: each round gives one
+baseline/candidate ratio from samples taken back to back, and the reported speedup is the median
+of those ratios, so load that drifts between rounds cancels instead of widening the spread. The
+loop stops when every ratio's (or, with no candidate, every kernel's) relative standard error is
+under the target or the budget is spent.
 """
 
 from __future__ import annotations
@@ -37,11 +39,30 @@ def _calibrate(make: Callable[[int], Callable[[], float]], proto: dict) -> tuple
 def _stats(samples: list[float], number: int) -> dict:
     s = sorted(samples)
     n = len(s)
-    mean = statistics.fmean(s)
-    rse = (statistics.stdev(s) / n**0.5 / mean) if n > 1 and mean > 0 else float("inf")
     q = statistics.quantiles(s, n=4) if n > 1 else [s[0]] * 3
     return {"median_s": statistics.median(s), "p25_s": q[0], "p75_s": q[2], "min_s": s[0],
-            "rse": rse, "rounds": n, "number": number}
+            "rse": _rse(s), "rounds": n, "number": number}
+
+
+def _rse(values: list[float]) -> float:
+    n = len(values)
+    mean = statistics.fmean(values)
+    return statistics.stdev(values) / n**0.5 / mean if n > 1 and mean > 0 else float("inf")
+
+
+def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -> dict[str, dict]:
+    """Per-round ratio of every other kernel's time to ``against``'s: median, quartiles, rse."""
+    out = {}
+    for name, times in samples.items():
+        if name == against or against not in samples:
+            continue
+        r = sorted(t / c for t, c in zip(times, samples[against]) if c > 0)
+        if not r:
+            continue
+        q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0]] * 3
+        out[name] = {"median": statistics.median(r), "p25": q[0], "p75": q[2], "rse": _rse(r),
+                     "rounds": len(r)}
+    return out
 
 
 def interleaved(calls: dict[str, tuple[Any, list, list]], vendor: Callable | None,
@@ -72,12 +93,16 @@ def interleaved(calls: dict[str, tuple[Any, list, list]], vendor: Callable | Non
             measured[name] += t * numbers[name]
         rounds += 1
         if rounds >= proto["min_rounds"]:
-            done = all(_stats(samples[n], 1)["rse"] < proto["rse_target"] for n in names)
+            # what is reported is the speedup, so its precision is what decides
+            ratios = paired_ratios(samples)
+            spread = [v["rse"] for v in ratios.values()] or [_rse(samples[n]) for n in names]
+            done = all(x < proto["rse_target"] for x in spread)
             if done or time.perf_counter() - start > proto["time_budget_s"]:
                 break
     wall = time.perf_counter() - start
     return {
         "times": {n: _stats(samples[n], numbers[n]) for n in names},
+        "ratios": paired_ratios(samples),
         "wall_s": wall,
         "measured_s": sum(measured.values()),
         "single_call_s": single_calls(calls, proto),

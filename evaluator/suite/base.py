@@ -151,6 +151,12 @@ class WorkloadDef:
     def outputs(self) -> list[Tensor]:
         return _output_specs(self)
 
+    def signature(self) -> list[dict]:
+        """The kernel's arguments in order, inputs then outputs (what raw sources bind to)."""
+        return ([{"name": t.name, "shape": list(t.shape), "dtype": t.dtype, "role": "input"} for t in self.inputs]
+                + [{"name": t.name, "shape": list(t.shape), "dtype": t.dtype, "role": "output"}
+                   for t in self.outputs])
+
     @property
     def flops(self) -> int:
         return int(self.pattern.flops(self.params))

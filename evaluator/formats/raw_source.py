@@ -1,0 +1,139 @@
+"""Raw-source formats: kernel source written directly (OpenCL C, CUDA C, C), not TensorIR.
+
+For models that write kernels instead of schedules. The manifest entry carries a ``launch``
+object next to ``file``::
+
+    {"workload": "matmul/matmul@m256n256k256", "backend": "opencl", "format": "opencl-source",
+     "file": "matmul.cl",
+     "launch": {"entry": "matmul", "args": ["A", "B", "T_matmul"],
+                "global": [256, 256], "local": [16, 16]}}
+
+* ``entry``: the kernel (or C function) to call.
+* ``args``: the workload's tensor names in the order of the kernel's parameters: every input
+  and output exactly once (``python -m evaluator suite --all --json`` lists each workload's
+  signature). Checked against the workload when the entry is built.
+* ``opencl-source``: ``global`` (1–3 work-item counts) and ``local`` (the same number of
+  work-group sizes, each dividing its global size; or null to let the runtime choose).
+* ``cuda-source``: ``grid`` and ``block`` (1–3 sizes each, at most 1024 threads per block) and
+  optional ``shared_bytes`` (dynamic shared memory).
+* ``c-source``: no sizes; the function is ``void entry(T0* a0, T1* a1, ...)`` with pointer types
+  from the tensors' dtypes (inputs ``const``), arrays dense and row-major.
+
+This module is the static check (safe in the server). Building happens in the build step's
+child process, in the sandbox, through the backend's ``build_source``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MAX_CHARS = 1_000_000
+MAX_ARGS = 64
+MAX_DIM = 2**31 - 1
+MAX_BLOCK_THREADS = 1024
+MAX_SHARED_BYTES = 228 * 1024  # the largest per-block shared memory of current GPUs
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+TENSOR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]{0,127}$")
+
+# C scalar type of each tensor dtype, for c-source signatures and messages
+C_TYPES = {"float32": "float", "float64": "double", "float16": "_Float16", "int8": "int8_t",
+           "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+           "bool": "bool"}
+
+KEYS = {
+    "opencl-source": {"entry", "args", "global", "local"},
+    "cuda-source": {"entry", "args", "grid", "block", "shared_bytes"},
+    "c-source": {"entry", "args"},
+}
+
+
+def check_text(kind: str):
+    def check(text: str) -> list[str]:
+        errors = []
+        if not text.strip():
+            errors.append(f"the {kind} file is empty")
+        if len(text) > MAX_CHARS:
+            errors.append(f"the {kind} file has {len(text)} characters; the limit is {MAX_CHARS}")
+        return errors
+
+    return check
+
+
+def _sizes(launch: dict, key: str, errors: list[str], *, optional: bool = False) -> list[int] | None:
+    if key not in launch or (optional and launch[key] is None):
+        if not optional:
+            errors.append(f"missing {key!r} (a list of 1 to 3 positive integers)")
+        return None
+    v = launch[key]
+    if (not isinstance(v, list) or not 1 <= len(v) <= 3
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        errors.append(f"{key!r} must be a list of 1 to 3 integers, got {v!r:.80}")
+        return None
+    if not all(1 <= x <= MAX_DIM for x in v):
+        errors.append(f"{key!r} sizes must be between 1 and {MAX_DIM}, got {v}")
+        return None
+    return v
+
+
+def check_launch_for(fmt: str):
+    allowed = KEYS[fmt]
+
+    def check_launch(launch: Any) -> list[str]:
+        if launch is None:
+            return [f"a {fmt} entry needs a 'launch' object ({', '.join(sorted(allowed))})"]
+        if not isinstance(launch, dict):
+            return [f"must be a JSON object, got {type(launch).__name__}"]
+        errors = [f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})" for k in launch if k not in allowed]
+        entry = launch.get("entry")
+        if not isinstance(entry, str) or not IDENT.match(entry):
+            errors.append(f"'entry' must be a C identifier of at most 64 characters, got {entry!r:.80}")
+        args = launch.get("args")
+        if not isinstance(args, list) or not 1 <= len(args) <= MAX_ARGS:
+            errors.append(f"'args' must be a list of 1 to {MAX_ARGS} tensor names")
+        else:
+            bad = [a for a in args if not isinstance(a, str) or not TENSOR_NAME.match(a)]
+            if bad:
+                errors.append(f"'args' holds invalid tensor names: {bad[:5]!r:.200}")
+            elif len(set(args)) != len(args):
+                errors.append("'args' names a tensor more than once")
+        if fmt == "opencl-source":
+            glob = _sizes(launch, "global", errors)
+            local = _sizes(launch, "local", errors, optional=True)
+            if glob and local:
+                if len(local) != len(glob):
+                    errors.append(f"'local' has {len(local)} dimensions but 'global' has {len(glob)}")
+                elif any(g % lo for g, lo in zip(glob, local)):
+                    errors.append(f"each 'local' size must divide its 'global' size: global {glob}, local {local}")
+        elif fmt == "cuda-source":
+            _sizes(launch, "grid", errors)
+            block = _sizes(launch, "block", errors)
+            if block:
+                threads = 1
+                for b in block:
+                    threads *= b
+                if threads > MAX_BLOCK_THREADS:
+                    errors.append(f"'block' {block} has {threads} threads; the limit is {MAX_BLOCK_THREADS}")
+            shared = launch.get("shared_bytes", 0)
+            if not isinstance(shared, int) or isinstance(shared, bool) or not 0 <= shared <= MAX_SHARED_BYTES:
+                errors.append(f"'shared_bytes' must be an integer from 0 to {MAX_SHARED_BYTES}")
+        return errors
+
+    return check_launch
+
+
+def bind_args(launch: dict, tensors: list[dict]) -> list[dict]:
+    """The workload's tensors in the kernel's parameter order; ValueError naming the mismatch."""
+    by_name = {t["name"]: t for t in tensors}
+    args = launch["args"]
+    unknown = [a for a in args if a not in by_name]
+    missing = [t["name"] for t in tensors if t["name"] not in args]
+    if unknown or missing:
+        parts = []
+        if unknown:
+            parts.append(f"unknown tensors {unknown}")
+        if missing:
+            parts.append(f"missing tensors {missing}")
+        raise ValueError(f"launch 'args' do not match the workload's signature ({'; '.join(parts)}); "
+                         f"the signature is {[t['name'] for t in tensors]}")
+    return [by_name[a] for a in args]
