@@ -227,6 +227,9 @@ class Pipeline:
                 return self._fail(r, records.RUNTIME_ERROR, f"timing failed: {msg.get('error', '')}", step="time")
             # the harness's own clock around the whole timed step bounds what may be reported
             msg["host_wall_s"] = r.steps_s["time"]
+            if msg.get("inputs_modified"):
+                return self._fail(r, records.WRONG_RESULT, "the kernel modified its inputs while being timed "
+                                  f"({w.inputs[msg['inputs_modified'][0]].name})", step="time")
             after = scratch / msg["after_timing"]["file"]
             if graph:
                 pass  # the VM allocates fresh outputs per call: nothing to poison or re-check

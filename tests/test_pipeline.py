@@ -90,3 +90,29 @@ def test_a_kernel_that_skips_work_when_called_again_is_flagged(pipeline):
     assert "called repeatedly" in r.reason
     # ...but its speedup is taken from single calls: an unscheduled matmul is slower than the default
     assert r.speedup["tvm-default"] < 1.0
+
+
+REWRITES_INPUT_WHEN_REPEATED = '''
+@T.prim_func(s_tir=True)
+def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 512), "float32"),
+         T_matmul: T.Buffer((128, 512), "float32")):
+    # leaves its inputs alone on every checked call (outputs poisoned), but rewrites one when its
+    # output buffer already holds a result: only the timing loop calls it that way
+    if not T.isnan(T_matmul[0, 0]):
+        with T.sblock("poke"):
+            A[0, 0] = A[0, 0] + T.float32(1.0)
+    for i, j, k in T.grid(128, 512, 128):
+        with T.sblock("T_matmul"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                T_matmul[vi, vj] = T.float32(0.0)
+            T_matmul[vi, vj] = T_matmul[vi, vj] + A[vi, vk] * B[vk, vj]
+'''
+
+
+def test_a_kernel_that_rewrites_its_inputs_while_timed_is_wrong(pipeline):
+    # candidate and baseline share the timed buffers, so this would also skew the baseline's time
+    r = pipeline.evaluate(suite.get_workload("matmul/matmul@m128n512k128"),
+                          Candidate("tvmscript", REWRITES_INPUT_WHEN_REPEATED))
+    assert r.status == records.WRONG_RESULT, r.reason
+    assert r.reason == "the kernel modified its inputs while being timed (A)"
