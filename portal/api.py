@@ -79,7 +79,9 @@ class LeaderboardView(APIView):
 
 
 class BackendsView(APIView):
-    """The backends: device, ISA/arch, availability (with the reason when not) and queue depth."""
+    """The backends: device, ISA/arch, availability (with the reason when not), the workers that
+    serve each one and its queue depth. In Celery mode a backend is available when a live worker
+    advertises it, described as that worker's machine sees it."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -88,12 +90,24 @@ class BackendsView(APIView):
         from django.conf import settings
 
         from evaluator.backends import infos
+        from portal import workers
         from portal.jobs import queue_depth
 
+        local = {i.name: i.to_json() for i in infos()}
+        served_by: dict[str, list[dict]] = {}
+        for w in workers.live():
+            for info in w.backends:
+                served_by.setdefault(info["name"], []).append({**info, "hostname": w.hostname,
+                                                               "last_seen": w.last_seen})
         rows = []
-        for info in infos():
-            row = info.to_json()
-            row["served"] = info.name in settings.EKB_BACKENDS
-            row["queue_depth"] = queue_depth(info.name) if row["served"] else None
+        for name in list(local) + [n for n in served_by if n not in local]:
+            ads = [a for a in served_by.get(name, []) if a["available"]]
+            row = dict(ads[0]) if ads else dict(local.get(name) or served_by[name][0])
+            if not settings.EKB_INPROCESS_WORKER and not ads and row["available"]:
+                row["available"], row["reason"] = False, "no live worker serves this backend"
+            row["workers"] = [{"hostname": a["hostname"], "device": a["device"], "last_seen": a["last_seen"]}
+                              for a in ads]
+            row["served"] = name in settings.EKB_BACKENDS
+            row["queue_depth"] = queue_depth(name) if row["served"] else None
             rows.append(row)
         return Response(BackendSerializer(rows, many=True).data)

@@ -1,10 +1,12 @@
-"""The Celery app. One queue per backend (``eval.cpu-llvm`` …); a worker is started with the
-queues of the backends it has: ``celery -A portal worker -Q eval.cpu-llvm``."""
+"""The Celery app. One queue per backend (``eval.cpu-llvm``, ``eval.opencl``, ``eval.cuda``,
+``eval.rpc.<key>``); a worker is started with the queues of the backends it has —
+``python manage.py run_worker --backends cpu-llvm,opencl`` — and advertises them."""
 
 import os
+import threading
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
@@ -19,3 +21,24 @@ def sweep_sandboxes(**_):
     from evaluator.sandbox import sweep
 
     sweep()
+
+
+_heartbeat_stop = threading.Event()
+
+
+@worker_ready.connect
+def advertise_backends(sender, **_):
+    from portal import workers
+
+    queues = sender.app.amqp.queues.consume_from or sender.app.amqp.queues
+    backends = [b for b in (workers.backend_of(q) for q in queues) if b]
+    workers.advertise(sender.hostname, backends)
+    workers.start_heartbeat(sender.hostname, _heartbeat_stop)
+
+
+@worker_shutdown.connect
+def withdraw_backends(sender, **_):
+    from portal import workers
+
+    _heartbeat_stop.set()
+    workers.withdraw(sender.hostname)

@@ -82,3 +82,16 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workload} on {self.backend}: {self.status}"
+
+
+class Worker(models.Model):
+    """A ``celery worker`` that advertises the backends it serves, with each backend's device as
+    that worker's machine sees it (the web server may have no GPU; the cuda worker does)."""
+
+    hostname = models.CharField(max_length=200, unique=True)
+    backends = models.JSONField(default=list)  # [BackendInfo.to_json(), …]
+    started_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.hostname}: {', '.join(b['name'] for b in self.backends)}"

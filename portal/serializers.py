@@ -106,6 +106,12 @@ class BoardRowSerializer(serializers.Serializer):
     domains = serializers.DictField(child=serializers.FloatField())
 
 
+class BackendWorkerSerializer(serializers.Serializer):
+    hostname = serializers.CharField()
+    device = serializers.CharField(allow_blank=True)
+    last_seen = serializers.DateTimeField()
+
+
 class BackendSerializer(serializers.Serializer):
     name = serializers.CharField()
     available = serializers.BooleanField()
@@ -115,4 +121,5 @@ class BackendSerializer(serializers.Serializer):
     target = serializers.DictField()
     queue = serializers.CharField(allow_blank=True)
     served = serializers.BooleanField(help_text="this deployment evaluates submissions on it")
+    workers = BackendWorkerSerializer(many=True, help_text="live workers advertising this backend")
     queue_depth = serializers.IntegerField(allow_null=True, help_text="jobs waiting (Celery mode)")

@@ -1,0 +1,46 @@
+"""Start a ``celery worker`` for the backends this machine has.
+
+    python manage.py run_worker --backends cpu-llvm,opencl [--concurrency 1]
+
+Each backend must be available here (a cuda worker needs a GPU, ``rpc:<key>`` a tracker that
+knows the key); the worker consumes their queues and advertises them (see portal/workers.py).
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+
+class Command(BaseCommand):
+    help = "Start a Celery worker serving the given backends' queues."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--backends", default="cpu-llvm",
+                            help="comma-separated backends, e.g. cpu-llvm,opencl,rpc:rk3588")
+        parser.add_argument("--concurrency", type=int, default=1,
+                            help="parallel jobs (1: timing needs the machine to itself)")
+        parser.add_argument("--hostname", default="", help="Celery node name (default: ekb-<pid>@%%h)")
+
+    def handle(self, *args, backends: str, concurrency: int, hostname: str, **opts):
+        from django.conf import settings
+
+        from portal import workers
+        from portal.celery import app
+        from portal.jobs import queue_for
+
+        names = [b.strip() for b in backends.split(",") if b.strip()]
+        if not names:
+            raise CommandError("--backends names no backend")
+        if not 1 <= concurrency <= 64:
+            raise CommandError("--concurrency must be between 1 and 64")
+        if settings.EKB_INPROCESS_WORKER:
+            raise CommandError("no broker configured (CELERY_BROKER_URL): the embedded mode evaluates "
+                               "in the web process and needs no worker")
+        problems = [f"{i['name']}: {i['reason']}" for i in workers.describe(names) if not i["available"]]
+        if problems:
+            raise CommandError("cannot serve unavailable backends: " + "; ".join(problems))
+        argv = ["worker", "-Q", ",".join(queue_for(b) for b in names), "--concurrency", str(concurrency),
+                "--loglevel", "info"]
+        if hostname:
+            argv += ["-n", hostname]
+        app.worker_main(argv)
