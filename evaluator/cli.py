@@ -126,7 +126,7 @@ def cmd_run(args, out: Console) -> int:
 def cmd_default_bundle(args, out: Console) -> int:
     from evaluator.examples import write_default_bundle
 
-    n = write_default_bundle(Path(args.out), args.backend)
+    n = write_default_bundle(Path(args.out), *([args.backend] if args.backend else []))
     out.print(f"wrote {n} entries to {args.out}")
     return 0
 
@@ -148,9 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     p.add_argument("--unsafe-local", action="store_true",
                    help="run without the sandbox where none is available (bundles you trust only)")
-    p = sub.add_parser("default-bundle", help="write the tvm-default rule set as a bundle")
+    p = sub.add_parser("default-bundle", help="write the tvm-default baselines as a bundle")
     p.add_argument("out")
-    p.add_argument("--backend", default="cpu-llvm")
+    p.add_argument("--backend", action="append",
+                   help="only this backend's entries (repeatable; default: cpu-llvm and opencl)")
     args = parser.parse_args(argv)
     out = Console(stderr=True)
     handler = {"suite": cmd_suite, "backends": cmd_backends, "run": cmd_run,

@@ -9,21 +9,47 @@ from evaluator import suite
 from evaluator.baselines.tvm_default import default_document
 
 SCHEMA = "edgekernelbench/bundle@1"
+DEFAULT_BACKENDS = ("cpu-llvm", "opencl")
 
 
-def write_default_bundle(out: Path, backend: str = "cpu-llvm") -> int:
-    """The ``tvm-default`` rule set for every public workload, as a layered-trace bundle."""
+def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | None:
+    """``(format, file name, text)`` of the ``tvm-default`` entry for a workload on a backend.
+
+    cpu-llvm: the rule set as a layered trace. opencl: the dlight-scheduled PrimFunc as
+    TVMScript (dlight uses primitives a layered trace does not have); model graphs get no opencl
+    entry, since they cannot run there (see ``backends/opencl.py``)."""
+    stem = w.id.replace("/", "__").replace("@", "--")
+    canonical = w.canonical_module()
+    if backend == "cpu-llvm":
+        return "layered-trace", f"schedules/{stem}.json", json.dumps(default_document(canonical), indent=1) + "\n"
+    if backend == "opencl":
+        if w.level == "L3":
+            return None
+        from evaluator.backends.opencl import OpenCL
+
+        return "tvmscript", f"schedules/opencl/{stem}.py", OpenCL().default_module(canonical).script() + "\n"
+    raise ValueError(f"no tvm-default entries are defined for backend {backend!r}")
+
+
+def write_default_bundle(out: Path, backends: tuple[str, ...] | list[str] = DEFAULT_BACKENDS) -> int:
+    """TVM's default path for every public workload on each backend, as a bundle."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / "schedules").mkdir(exist_ok=True)
     entries = []
-    for w in suite.workloads():
-        fname = "schedules/" + w.id.replace("/", "__").replace("@", "--") + ".json"
-        doc = default_document(w.canonical_module())
-        (out / fname).write_text(json.dumps(doc, indent=1) + "\n")
-        entries.append({"workload": w.id, "backend": backend, "format": "layered-trace", "file": fname})
+    for backend in backends:
+        for w in suite.workloads():
+            made = default_entry(w, backend)
+            if made is None:
+                continue
+            fmt, fname, text = made
+            (out / fname).parent.mkdir(parents=True, exist_ok=True)
+            (out / fname).write_text(text)
+            entries.append({"workload": w.id, "backend": backend, "format": fmt, "file": fname})
     manifest = {"schema": SCHEMA, "name": "tvm-default",
-                "description": "TVM's default CPU rule set (evaluator/baselines/tvm_default.py) "
-                               "written as a submission: every task correct, speedups about 1.",
+                "description": "TVM's default path written as a submission: on cpu-llvm the CPU rule "
+                               "set (evaluator/baselines/tvm_default.py) as layered traces, on opencl "
+                               "the dlight default schedules (evaluator/baselines/dlight_default.py) as "
+                               "TVMScript; model graphs (L3) have no opencl entry (they cannot run "
+                               "there). Every task correct, speedups about 1.",
                 "entries": entries}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return len(entries)

@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from evaluator import records, scoring, suite
-from evaluator.backends import Backend, get_backend
+from evaluator.backends import Backend, BackendUnavailable, get_backend
 from evaluator.backends.peaks import cache_dir, peaks, roofline_fraction
 from evaluator.harness.check import check_set
 from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
@@ -55,25 +55,33 @@ class Pipeline:
         if seeds is not None:  # secret seeds for verified runs replace the public ones
             self.protocol = Protocol(**{**self.protocol.__dict__, "seeds": tuple(seeds)})
         self.sandbox = _choose_sandbox(sandbox)
+        if self.sandbox is not None and self.backend.sandbox_gap:
+            from evaluator.sandbox import SandboxUnavailable, unsafe_local_allowed
+
+            if not unsafe_local_allowed():
+                raise SandboxUnavailable(f"refusing to evaluate untrusted code on {self.backend.name}: "
+                                         f"{self.backend.sandbox_gap}. Set EKB_UNSAFE_LOCAL=1 for "
+                                         "bundles you trust.")
+            self.sandbox = None  # trusted bundles only, as the setting says
         self.info = self.backend.info()
-        self.peak = peaks(self.info.name, self.info.device)
+        if not self.info.available:
+            raise BackendUnavailable(f"backend {self.info.name!r} is unavailable here: {self.info.reason}")
+        self.peak = peaks(self.info.name, self.info.device, measure=self.backend.measure_peaks)
 
     # --- baselines ---------------------------------------------------------------------------
     def baseline_artifact(self, w: suite.WorkloadDef) -> Path:
-        """The ``tvm-default`` build of a workload, cached by what determines it."""
+        """The ``tvm-default`` build of a workload (the backend's default schedule), cached by
+        what determines it."""
         import tvm
 
-        from evaluator.baselines.tvm_default import default_document, default_layers
-        from evaluator.ir import lower
-
         canonical = w.canonical_module()
-        doc = default_document(canonical)
+        doc = self.backend.default_signature(canonical)
         key = hashlib.sha256(json.dumps([w.id, doc, self.backend.target(), tvm.__version__],
                                         sort_keys=True).encode()).hexdigest()[:24]
         path = cache_dir() / "baselines" / f"{key}.so"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            mod = lower.lower("layered-trace", json.dumps(doc), canonical, default_layers=default_layers)
+            mod = self.backend.default_module(canonical)
             tmp = path.with_suffix(f".{time.monotonic_ns()}.tmp.so")
             self.backend.build(mod, str(tmp))
             tmp.rename(path)  # atomic: concurrent workers never load a half-written file
@@ -102,7 +110,8 @@ class Pipeline:
         return r
 
     def _child(self, step: str, request: dict, scratch: Path, env: dict | None = None) -> ChildProcess:
-        return ChildProcess(step, request, scratch, env=env, sandbox=self.sandbox)
+        return ChildProcess(step, request, scratch, env={**self.backend.child_env(), **(env or {})},
+                            sandbox=self.sandbox)
 
     def _stopped(self, r: TaskResult, child: ChildProcess, status: str, reason: str, step: str,
                  output: str = "") -> TaskResult:
@@ -171,12 +180,13 @@ class Pipeline:
         child = self._child("run", {
             "backend": self.info.name, "graph": graph, "candidate": str(artifact),
             "baseline": str(baseline),
-            "vendor": {"pattern": w.pattern.id, "params": w.params} if w.has_vendor else None,
+            "vendor": self.backend.vendor_spec(w),
             "inputs": [str(scratch / f"inputs_{k}.npz") for k in range(len(input_sets))],
             "outputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in w.outputs],
             "outdir": str(scratch), "runs_per_seed": self.protocol.runs_per_seed,
             "protocol": self.protocol.to_json(),
-        }, scratch, env={"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count)})
+        }, scratch, env={"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count),
+                         **self.backend.prepare_run(scratch, lim.check_s + lim.time_s)})
         try:
             digests: dict[str, str] = {}
             deadline = time.monotonic() + lim.check_s

@@ -7,8 +7,12 @@ on, and whether anything consumes a backend's queue at all.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 from datetime import timedelta
+from pathlib import Path
 
 from django.db import close_old_connections
 from django.utils import timezone
@@ -17,6 +21,7 @@ from portal.models import Worker
 
 HEARTBEAT_S = 30
 STALE_AFTER_S = 3 * HEARTBEAT_S  # a worker silent for three heartbeats is no longer counted
+DESCRIBE_TIMEOUT_S = 60  # an RPC tracker that does not answer costs seconds, not the worker
 
 
 def backend_of(queue: str) -> str | None:
@@ -28,16 +33,20 @@ def backend_of(queue: str) -> str | None:
 
 
 def describe(backends: list[str]) -> list[dict]:
-    """Each backend's info as this machine sees it (unavailable ones say why)."""
-    from evaluator.backends import BackendInfo, BackendUnavailable, get_backend
+    """Each backend's info as this machine sees it (unavailable ones say why).
 
-    out = []
-    for name in backends:
-        try:
-            out.append(get_backend(name).info().to_json())
-        except BackendUnavailable as e:
-            out.append(BackendInfo(name, False, str(e), "", "").to_json())
-    return out
+    Asked in a fresh process: probing a backend loads its driver (OpenCL, CUDA), and a driver
+    loaded in the worker's parent does not survive the fork into its pool processes."""
+    cmd = [sys.executable, "-m", "evaluator", "backends", "--json"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=DESCRIBE_TIMEOUT_S, check=True,
+                              cwd=Path(__file__).resolve().parents[1])
+        found = {i["name"]: i for i in json.loads(proc.stdout)}
+        why = "not a backend of this evaluator"
+    except (subprocess.SubprocessError, OSError, ValueError) as e:
+        found, why = {}, f"could not describe the backends here: {e}"[:500]
+    return [found.get(name) or {"name": name, "available": False, "reason": why, "device": "", "arch": "",
+                                "target": {}, "queue": ""} for name in backends]
 
 
 def advertise(hostname: str, backends: list[str]) -> Worker:

@@ -26,8 +26,8 @@ def test_tvm_default_bundle_is_all_correct_and_at_parity():
 
 def test_hand_tuned_entries_are_correct(quick_protocol):
     bundle = load_bundle(str(EXAMPLES / "hand-tuned"))
-    globs = [e.workload for e in bundle.entries]
+    globs = [e.workload for e in bundle.entries if e.backend == "cpu-llvm"]
     report = evaluate_bundle(bundle, "cpu-llvm", globs=globs, protocol=quick_protocol)
     bad = [(t["workload"], t["status"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
     assert not bad
-    assert len(report["tasks"]) == len(bundle.entries)
+    assert len(report["tasks"]) == len(globs) > 10

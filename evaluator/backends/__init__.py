@@ -5,25 +5,37 @@ from __future__ import annotations
 
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 from evaluator.backends.cpu_llvm import CpuLlvm
+from evaluator.backends.cuda import Cuda
+from evaluator.backends.opencl import OpenCL
 
 __all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "infos"]
 
-BACKENDS: dict[str, type[Backend]] = {"cpu-llvm": CpuLlvm}
+BACKENDS: dict[str, type[Backend]] = {"cpu-llvm": CpuLlvm, "opencl": OpenCL, "cuda": Cuda}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
-PLANNED = {"opencl": "the opencl backend is not implemented yet",
-           "cuda": "the cuda backend is not implemented yet"}
+PLANNED: dict[str, str] = {}
 
 
 def get_backend(name: str) -> Backend:
     if name in BACKENDS:
-        return BACKENDS[name]()
-    if name in PLANNED or name.startswith("rpc:"):
-        raise BackendUnavailable(f"backend {name!r} is unavailable: "
-                                 + PLANNED.get(name, "remote devices are not implemented yet"))
-    raise BackendUnavailable(f"unknown backend {name!r}; known: {sorted(BACKENDS) + sorted(PLANNED)}")
+        backend = BACKENDS[name]()
+        why = backend.unavailable()
+        if why:
+            raise BackendUnavailable(f"backend {name!r} is unavailable: {why}")
+        return backend
+    if name.startswith("rpc:"):  # a remote board, by its key with the RPC tracker
+        from evaluator.backends.rpc import RpcBackend
+
+        return RpcBackend(name.removeprefix("rpc:"))
+    if name in PLANNED:
+        raise BackendUnavailable(f"backend {name!r} is unavailable: {PLANNED[name]}")
+    raise BackendUnavailable(f"unknown backend {name!r}; known: {sorted(BACKENDS) + sorted(PLANNED)} "
+                             "and rpc:<key> for a remote board")
 
 
 def infos() -> list[BackendInfo]:
     out = [cls().info() for cls in BACKENDS.values()]
     out += [BackendInfo(name, False, why, "", "") for name, why in PLANNED.items()]
+    from evaluator.backends import rpc
+
+    out += rpc.infos()
     return out

@@ -46,9 +46,32 @@ class Kernel(ABC):
 
 class Backend(ABC):
     name: str
+    # Whether NumPy/OpenBLAS on the host CPU (the ``vendor`` baseline) is this backend's vendor
+    # library; a backend without one sets False and its tasks have no vendor speedup.
+    vendor_baseline: bool = True
+    # Why this backend's steps cannot run inside the sandbox yet ("" when they can); the pipeline
+    # then refuses untrusted code on it, and runs trusted bundles unsandboxed.
+    sandbox_gap: str = ""
+
+    def vendor_spec(self, w) -> dict | None:
+        """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
+        (None: no vendor baseline for it here). By default the pattern's NumPy call."""
+        if not (w.has_vendor and self.vendor_baseline):
+            return None
+        return {"pattern": w.pattern.id, "params": w.params}
+
+    def vendor_timer(self, spec: dict, arrays: list):
+        """In the run step: ``make(number) -> timer`` for a vendor library on this backend's device
+        and clock (e.g. PyTorch on a GPU), or None for the pattern's NumPy call on the host."""
+        return None
 
     @abstractmethod
     def info(self) -> BackendInfo: ...
+
+    def unavailable(self) -> str:
+        """Why this backend cannot run on this machine ("" when it can); ``get_backend`` then
+        refuses it with that reason."""
+        return ""
 
     @abstractmethod
     def target(self) -> dict:
@@ -76,3 +99,43 @@ class Backend(ABC):
         import tvm
 
         return tvm.runtime.tensor(array, self.device())
+
+    # --- the tvm-default baseline (the CPU rule set unless a backend has its own, e.g. dlight) ---
+    def default_module(self, canonical):
+        """The canonical module scheduled the way TVM's default path does for this backend."""
+        import json
+
+        from evaluator.baselines.tvm_default import default_document
+        from evaluator.ir import lower
+
+        return lower.lower("layered-trace", json.dumps(default_document(canonical)), canonical,
+                           default_layers=self.default_layers)
+
+    def default_signature(self, canonical):
+        """JSON data that, with the workload, target and TVM version, determines ``default_module``
+        (the key its cached build is stored under)."""
+        from evaluator.baselines.tvm_default import default_document
+
+        return default_document(canonical)
+
+    def default_layers(self, sch, func_name: str = "main") -> dict:
+        """Default layered-trace steps for a model-graph function a submission does not schedule."""
+        from evaluator.baselines.tvm_default import default_layers
+
+        return default_layers(sch, func_name)
+
+    def measure_peaks(self) -> dict:
+        """The device's sustained FLOP/s and bytes/s (see ``peaks.py``), for roofline fractions."""
+        from evaluator.backends.peaks import measure_cpu
+
+        return measure_cpu()
+
+    def child_env(self) -> dict[str, str]:
+        """Environment the build and run steps need (they start with a cleared environment)."""
+        return {}
+
+    def prepare_run(self, scratch, limit_s: float) -> dict[str, str]:
+        """Called in the evaluating process right before a run step (which lasts at most
+        ``limit_s``) starts; returns more environment for that step. A remote board's session
+        is opened here (``rpc.py``)."""
+        return {}

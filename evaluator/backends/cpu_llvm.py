@@ -1,4 +1,8 @@
-"""``cpu-llvm``: the host CPU through LLVM, parallelised by TVM's thread pool."""
+"""``cpu-llvm``: the host CPU through LLVM, parallelised by TVM's thread pool.
+
+It also takes ``c-source`` entries: a C function compiled by the system C compiler into a shared
+library (``c_source.py``) and called through ctypes on the harness's own buffers.
+"""
 
 from __future__ import annotations
 
@@ -96,7 +100,20 @@ class CpuLlvm(Backend):
 
         return tvm.cpu(0)
 
+    def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
+        if fmt != "c-source":
+            return super().build_source(fmt, source, launch, tensors, path)
+        from evaluator.backends import c_source
+
+        c_source.build(source, launch, tensors, path, c_source.march(self.target()))
+
     def load(self, path: str, graph: bool) -> Kernel:
         import tvm
 
+        from evaluator.backends import c_source
+
+        if c_source.is_artifact(path):
+            if graph:
+                raise ValueError("a c-source entry cannot stand for a model graph")
+            return c_source.load(path)
         return _CpuKernel(tvm.runtime.load_module(path), self.device(), graph)

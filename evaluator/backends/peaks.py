@@ -58,13 +58,15 @@ def peaks(backend_name: str, device: str, measure=measure_cpu) -> dict:
         except ValueError:
             pass
     result = measure()
-    path.write_text(json.dumps(result, indent=1))
+    if result is not None:  # None: the device cannot be measured from here (a remote board)
+        path.write_text(json.dumps(result, indent=1))
     return result
 
 
 def roofline_fraction(flops: int, nbytes: int, seconds: float, peak: dict) -> float | None:
-    """Achieved performance over the roofline's attainable bound at this arithmetic intensity."""
-    if not seconds or seconds <= 0:
+    """Achieved performance over the roofline's attainable bound at this arithmetic intensity
+    (None without a measured peak, e.g. on a remote board)."""
+    if not seconds or seconds <= 0 or not peak:
         return None
     if flops > 0:
         attainable = min(peak["flops_per_s"], flops / max(nbytes, 1) * peak["bytes_per_s"])

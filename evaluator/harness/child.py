@@ -43,7 +43,6 @@ def build(req: dict, chan) -> None:
     import tvm
 
     from evaluator.backends import get_backend
-    from evaluator.baselines.tvm_default import default_layers
     from evaluator.ir import lower
 
     backend = get_backend(req["backend"])
@@ -64,7 +63,7 @@ def build(req: dict, chan) -> None:
         return
     t0 = time.perf_counter()
     try:
-        mod = lower.lower(req["format"], source, canonical, default_layers=default_layers)
+        mod = lower.lower(req["format"], source, canonical, default_layers=backend.default_layers)
     except Exception as e:  # noqa: BLE001 - every failure to lower is the submission's compile error
         _send(chan, ok=False, stage="lower", error=str(e)[:4000])
         return
@@ -128,14 +127,16 @@ def run(req: dict, chan) -> None:
     outs = [backend.tensor(np.zeros(o["shape"], o["dtype"])) for o in out_specs]
     calls = {name: (kern, ins, outs) for name, kern in kernels.items()}
     vendor = None
-    if req.get("vendor"):
+    vendor_timer = backend.vendor_timer(req["vendor"], arrays) if req.get("vendor") else None
+    if req.get("vendor") and vendor_timer is None:
         # by pattern and shape, not by workload id: held-out workloads are not in the sandbox
         from evaluator import suite
         from evaluator.suite.base import Workload, WorkloadDef
 
         pattern = next(p for p in suite.patterns() if p.id == req["vendor"]["pattern"])
         vendor = WorkloadDef(pattern, Workload("vendor", req["vendor"]["params"])).vendor_call()
-    report = timing.interleaved(calls, vendor, [a.copy() for a in arrays], req["protocol"])
+    report = timing.interleaved(calls, vendor, [a.copy() for a in arrays], req["protocol"],
+                                vendor_timer=vendor_timer)
     report["inputs_modified"] = [i for i, (t, a) in enumerate(zip(ins, arrays))
                                  if not np.array_equal(t.numpy(), a, equal_nan=a.dtype.kind in "fc")]
     # the candidate's outputs from its last single call on poisoned buffers, for the parent to check

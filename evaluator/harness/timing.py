@@ -66,12 +66,18 @@ def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -
 
 
 def interleaved(calls: dict[str, tuple[Any, list, list]], vendor: Callable | None,
-                vendor_arrays: list, proto: dict) -> dict:
-    """Time every kernel; returns per-kernel statistics and the loop's host wall time."""
+                vendor_arrays: list, proto: dict,
+                vendor_timer: Callable[[int], Callable[[], float]] | None = None) -> dict:
+    """Time every kernel; returns per-kernel statistics and the loop's host wall time.
+
+    The vendor call is ``vendor(*vendor_arrays)`` on the host clock, or ``vendor_timer`` (a
+    backend's own: ``vendor_timer(number)`` makes a timer, as ``Kernel.timer`` does)."""
     makers: dict[str, Callable[[int], Callable[[], float]]] = {
         name: (lambda n, k=k, i=i, o=o: k.timer(i, o, n)) for name, (k, i, o) in calls.items()
     }
-    if vendor is not None:
+    if vendor_timer is not None:
+        makers["vendor"] = vendor_timer
+    elif vendor is not None:
         makers["vendor"] = lambda n: _vendor_timer(vendor, vendor_arrays, n)
     timers, numbers = {}, {}
     for name, make in makers.items():

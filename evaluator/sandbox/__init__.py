@@ -28,6 +28,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]  # .../evaluator
 HIDDEN_FILE = PACKAGE_DIR / "suite" / "hidden_workloads.py"
 SCRATCH_ROOT = Path(os.environ.get("EKB_SCRATCH_ROOT", Path(tempfile.gettempdir()) / "ekb-scratch"))
 UNSAFE_ENV = "EKB_UNSAFE_LOCAL"
+OPENCL_PATHS = ("/etc/OpenCL/vendors", "/sys/devices/system/cpu")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -140,6 +141,11 @@ class Sandbox:
         args += ["--ro-bind", str(PACKAGE_DIR), str(PACKAGE_DIR)]
         if HIDDEN_FILE.exists():  # the held-out workloads never enter a sandbox
             args += ["--ro-bind", str(self.empty_file), str(HIDDEN_FILE)]
+        # OpenCL: the ICD loader's list of platforms, and the CPU topology PoCL reads (through
+        # hwloc) to size its device; both read-only, neither holds anything private.
+        for p in OPENCL_PATHS:
+            if Path(p).is_dir():
+                args += ["--ro-bind", p, p]
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--bind", str(scratch), str(scratch),
                  "--remount-ro", "/",  # the sandbox's own root too: only scratch and /tmp are writable
@@ -148,6 +154,10 @@ class Sandbox:
         inner_env.update({
             "PYTHONPATH": str(PACKAGE_DIR.parent), "HOME": "/tmp", "TMPDIR": "/tmp",
             "PATH": "/usr/bin:/bin", "EKB_RLIMITS": json.dumps(self._rlimits()),
+            # PoCL's compiled-kernel cache goes to this step's own /tmp, never to scratch: the
+            # scratch directory outlives the build step, which runs submitted code and could
+            # plant a compiled binary there for the baseline kernel the run step compiles next.
+            "POCL_CACHE_DIR": "/tmp/pocl-cache",
         })
         for k, v in inner_env.items():
             args += ["--setenv", k, v]

@@ -327,17 +327,74 @@ ENTRIES['softmax/softmax@m1536n128'] = (lambda: softmax(rows=32), None)
 ENTRIES['model/ds-cnn-kws@n1h49w10'] = (ds_cnn, None)
 ENTRIES['model/anomaly-autoencoder@b1'] = (anomaly_autoencoder, None)
 
-def fname(wid):
-    return 'schedules/' + wid.replace('/', '__').replace('@', '--') + '.json'
+# --- opencl: GPU-style schedules (blocks and threads bound), measured on PoCL (2-core x86-64) ---
+
+def gpu_matmul(block, ty=2, ri=8, rj=8, tx=16, kf=4, batch=False):
+    """Each work-item owns an ri x rj register tile of consecutive rows and columns (so its
+    accumulator tile is exactly what it writes back), the tx x ty work-items of a work-group
+    tile the output, k is unrolled by kf and the tile's columns are one vector. No local
+    memory: on a CPU device the caches hold the operands, and no barriers split the work-group."""
+    b = ["b"] if batch else []
+    S = [{"op":"get_loops","block":block,"into":b+["i","j","k"]},
+         {"op":"split","loop":"i","factors":[None,ty,ri],"into":["i0","i1","i2"]},
+         {"op":"split","loop":"j","factors":[None,tx,rj],"into":["j0","j1","j2"]},
+         {"op":"split","loop":"k","factors":[None,kf],"into":["k0","k1"]},
+         {"op":"reorder","loops":b+["i0","j0","i1","j1","k0","k1","i2","j2"]}]
+    if batch:
+        S += [{"op":"fuse","loops":["b","i0"],"into":"bi0"},{"op":"bind","loop":"bi0","thread":"blockIdx.y"}]
+    else:
+        S += [{"op":"bind","loop":"i0","thread":"blockIdx.y"}]
+    S += [{"op":"bind","loop":"j0","thread":"blockIdx.x"},
+          {"op":"bind","loop":"i1","thread":"threadIdx.y"},{"op":"bind","loop":"j1","thread":"threadIdx.x"},
+          {"op":"unroll","loop":"k1"},{"op":"unroll","loop":"i2"},{"op":"vectorize","loop":"j2"}]
+    M = [{"op":"cache_write","block":block,"buffer_index":0,"scope":"local","into":"acc"},
+         {"op":"reverse_compute_at","block":"acc","loop":"j1"},
+         {"op":"decompose_reduction","block":block,"loop":"k0","into":block+"_init"},
+         {"op":"get_loops","block":"acc","into":["w0","w1","w2","w3","w4","w5"]},
+         {"op":"vectorize","loop":"w5"}]
+    return doc([], S, M)
+
+def gpu_softmax_rows(rows=16):
+    """One work-item per row: max, exp (kept once, in a private row buffer), sum and the
+    normalisation run serially in that work-item: no cross-work-item reduction, no barrier."""
+    mx, ex, sm, nm = "T_softmax_maxelem", "T_softmax_exp", "T_softmax_expsum", "T_softmax_norm"
+    S = [{"op":"get_loops","block":nm,"into":["n_i","n_j"]},
+         {"op":"split","loop":"n_i","factors":[None,rows],"into":["rb","rt"]},
+         {"op":"bind","loop":"rb","thread":"blockIdx.x"},{"op":"bind","loop":"rt","thread":"threadIdx.x"}]
+    M = [{"op":"compute_at","block":b,"loop":"rt"} for b in (sm, ex, mx)]
+    M += [{"op":"set_scope","block":b,"buffer_index":0,"scope":"local"} for b in (sm, ex, mx)]
+    return doc([], S, M)
+
+def gpu_row_reduce(block, rows=64, kv=8):
+    """One work-item per row, the row's loop unrolled by kv."""
+    S = [{"op":"get_loops","block":block,"into":["i","k"]},
+         {"op":"split","loop":"i","factors":[None,rows],"into":["rb","rt"]},
+         {"op":"bind","loop":"rb","thread":"blockIdx.x"},{"op":"bind","loop":"rt","thread":"threadIdx.x"},
+         {"op":"split","loop":"k","factors":[None,kv],"into":["k0","k1"]},{"op":"unroll","loop":"k1"}]
+    return doc([], S, [])
+
+OPENCL_ENTRIES = {
+    'matmul/matmul@m256n256k256': lambda: gpu_matmul("T_matmul", ty=2, tx=16),
+    'matmul/matmul@m128n512k128': lambda: gpu_matmul("T_matmul", ty=4, tx=8),
+    'batch-matmul/batch-matmul@b12m128n128k64': lambda: gpu_matmul("T_batch_matmul_NN", ty=2, tx=16, batch=True),
+    'softmax/softmax@m256n512': lambda: gpu_softmax_rows(16),
+    'reduction/sum-lastaxis@m512n1024': lambda: gpu_row_reduce("T_sum", 64, 8),
+}
+
+def fname(wid, backend='cpu-llvm'):
+    sub = '' if backend == 'cpu-llvm' else backend + '/'
+    return 'schedules/' + sub + wid.replace('/', '__').replace('@', '--') + '.json'
 
 def write():
-    os.makedirs(OUT + '/schedules', exist_ok=True)
+    os.makedirs(OUT + '/schedules/opencl', exist_ok=True)
     entries = []
-    for wid, (fn, trace) in ENTRIES.items():
+    todo = [(wid, 'cpu-llvm', fn, trace) for wid, (fn, trace) in ENTRIES.items()]
+    todo += [(wid, 'opencl', fn, None) for wid, fn in OPENCL_ENTRIES.items()]
+    for wid, backend, fn, trace in todo:
         d = fn()
-        with open(os.path.join(OUT, fname(wid)), 'w') as f:
+        with open(os.path.join(OUT, fname(wid, backend)), 'w') as f:
             json.dump(d, f, indent=1); f.write('\n')
-        e = {"workload": wid, "backend": "cpu-llvm", "format": "layered-trace", "file": fname(wid)}
+        e = {"workload": wid, "backend": backend, "format": "layered-trace", "file": fname(wid, backend)}
         if trace and os.path.exists(os.path.join(OUT, trace)):
             e["trace"] = trace
         entries.append(e)
@@ -353,8 +410,11 @@ DESCRIPTION = ("Hand-written layered-trace schedules for cpu-llvm that beat the 
                "conv1d/conv2d with materialised padding, channel x row tiles, vectorised rows and "
                "fused bias+ReLU; single-pass softmax (exp computed once); and two L3 model graphs "
                "whose small kernels run serially, vectorised, with tiled weight transposes. "
+               "For opencl (GPU-style, bound to blocks and threads; measured on PoCL): matmuls with "
+               "a per-work-item register tile, softmax and row sums with one work-item per row. "
+               "Model graphs (L3) have no opencl entry: they cannot run on opencl. "
                "generate.py rebuilds the schedules.")
 
 if __name__ == '__main__':
     write()
-    print(len(ENTRIES), 'entries')
+    print(len(ENTRIES) + len(OPENCL_ENTRIES), 'entries')

@@ -1,0 +1,154 @@
+"""The cuda backend: what holds without a GPU (availability with its reason, the build half, the
+cuda-source static checks, the PyTorch vendor table) and, on a GPU machine, the run half."""
+
+import json
+import os
+
+import pytest
+
+from evaluator import records, suite
+from evaluator.backends import BackendUnavailable, get_backend, infos
+from evaluator.backends.cuda import RAW_FORMAT, Cuda, check_signature, cuda_sources, driver
+from evaluator.baselines import vendor_torch
+from evaluator.formats.bundle import load_bundle
+from evaluator.formats.raw_source import bind_args
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "examples", "bundles")
+WHY_NO_GPU, FACTS = driver()
+HOST = {"kind": "llvm", "mcpu": "x86-64-v3"}
+gpu = pytest.mark.skipif(bool(WHY_NO_GPU) or bool(Cuda().unavailable()),
+                         reason=f"no usable CUDA GPU here: {WHY_NO_GPU or Cuda().unavailable()}")
+
+
+@pytest.fixture(scope="module")
+def offline():
+    """The build half for an H100/H200 (sm_90), as a build machine without a GPU uses it."""
+    return Cuda(arch="sm_90", host=HOST)
+
+
+def test_unavailable_without_a_gpu_names_the_reason():
+    if not WHY_NO_GPU:
+        pytest.skip(f"this machine has a CUDA device ({FACTS.get('name')})")
+    info = next(i for i in infos() if i.name == "cuda")
+    assert not info.available and info.reason == WHY_NO_GPU
+    assert "libcuda" in info.reason or "no CUDA device" in info.reason
+    with pytest.raises(BackendUnavailable, match="'cuda' is unavailable: " + WHY_NO_GPU.split("(")[0]):
+        get_backend("cuda")
+    # building for a GPU elsewhere still needs to know which one
+    with pytest.raises(BackendUnavailable, match="explicit arch"):
+        Cuda().target()
+
+
+def test_builds_the_default_module_without_a_gpu(offline, tmp_path):
+    w = suite.get_workload("softmax/softmax@m256n512")
+    mod = offline.default_module(w.canonical_module())
+    ex = offline.compile(mod)
+    (source,) = cuda_sources(ex.mod)
+    assert "__global__" in source and 'extern "C"' in source
+    path = tmp_path / "softmax.so"
+    ex.export_library(str(path))
+    assert path.stat().st_size > 0
+    target = offline.target()
+    assert target["arch"] == "sm_90" and target["max_shared_memory_per_block"] == 48 * 1024
+    assert target["host"] == HOST
+
+
+def test_a_cpu_schedule_is_refused_rather_than_run_on_the_host(offline, tmp_path):
+    from evaluator.ir import lower
+
+    bundle = load_bundle(os.path.join(EXAMPLES, "hand-tuned"))
+    entry = next(e for e in bundle.entries if e.workload == "matmul/matmul@m256n256k256")
+    w = suite.get_workload(entry.workload)
+    mod = lower.lower(entry.format, entry.source, w.canonical_module(), default_layers=offline.default_layers)
+    with pytest.raises(ValueError, match=r"nothing of \['main'\] runs on the GPU.*bind"):
+        offline.build(mod, str(tmp_path / "m.so"))
+
+
+def test_cuda_source_bundle_passes_the_build_checks(offline, tmp_path):
+    bundle = load_bundle(os.path.join(EXAMPLES, "cuda-source"))
+    assert len(bundle.entries) >= 10
+    for e in bundle.entries:
+        w = suite.get_workload(e.workload)
+        path = tmp_path / "k.json"
+        offline.build_source(e.format, e.source, e.launch, w.signature(), str(path))
+        doc = json.loads(path.read_text())
+        assert doc["format"] == RAW_FORMAT and doc["entry"] == e.launch["entry"]
+        # each kernel parameter is bound to the workload tensor the manifest names
+        names = [t["name"] for t in w.signature()]
+        assert [names[i] for i in doc["order"]] == e.launch["args"]
+
+
+SRC = 'extern "C" __global__ void __launch_bounds__(256) k(const float* __restrict__ X, float* Y) {}'
+
+
+@pytest.mark.parametrize("source,entry,args,message", [
+    (SRC, "nope", ["X", "T_relu"], "defines no __global__ kernel 'nope'; it defines \\['k'\\]"),
+    (SRC.replace('extern "C" ', ""), "k", ["X", "T_relu"], 'extern "C"'),
+    (SRC.replace("float* Y", "float* Y, int n"), "k", ["X", "T_relu"], "takes 3 parameters but launch 'args' lists 2"),
+    (SRC.replace("const float* __restrict__ X", "const int* X"), "k", ["X", "T_relu"],
+     "parameter 0 .* points to 'int' but launch 'args' binds tensor 'X', which is float32"),
+    (SRC.replace("float* Y", "float Y"), "k", ["X", "T_relu"], "parameter 1 .* is not a pointer"),
+])
+def test_cuda_source_static_check_names_the_problem(source, entry, args, message):
+    tensors = suite.get_workload("activation/relu@m128n768").signature()
+    with pytest.raises(ValueError, match=message):
+        check_signature(source, entry, bind_args({"args": args}, tensors))
+
+
+def test_cuda_source_with_unknown_tensors_is_refused(offline, tmp_path):
+    w = suite.get_workload("activation/relu@m128n768")
+    launch = {"entry": "k", "args": ["X", "Y"], "grid": [96], "block": [256]}
+    with pytest.raises(ValueError, match=r"unknown tensors \['Y'\]; missing tensors \['T_relu'\]"):
+        offline.build_source("cuda-source", SRC, launch, w.signature(), str(tmp_path / "k.json"))
+
+
+def test_vendor_calls_exist_for_real_patterns_only():
+    ids = {p.id for p in suite.patterns()}
+    assert set(vendor_torch.CALLS) <= ids, set(vendor_torch.CALLS) - ids
+    w = suite.get_workload("conv2d/conv2d-nchw@n1c32h28w28k32r3s1")  # no NumPy vendor, a cuDNN one
+    assert Cuda().vendor_spec(w) == {"pattern": w.pattern.id, "params": w.params}
+    assert Cuda().vendor_spec(suite.get_workload("model/ds-cnn-kws@n1h49w10")) is None
+
+
+# --- on a GPU machine ------------------------------------------------------------------------
+
+@gpu
+@pytest.mark.gpu
+def test_cuda_tasks_are_correct_and_at_parity_with_themselves(quick_protocol, monkeypatch):
+    """The default module submitted as TVMScript against itself (≈1×), and a cuda-source kernel."""
+    from evaluator.pipeline import Candidate, Pipeline
+
+    monkeypatch.setenv("EKB_UNSAFE_LOCAL", "1")  # the sandbox has no GPU devices yet
+    pipe = Pipeline("cuda", protocol=quick_protocol, sandbox=None)
+    w = suite.get_workload("softmax/softmax@m1536n128")
+    own = pipe.evaluate(w, Candidate("tvmscript", pipe.backend.default_module(w.canonical_module()).script()))
+    assert own.status == records.CORRECT, own.reason
+    assert 0.8 < own.speedup["tvm-default"] < 1.25
+    assert "vendor" in own.speedup  # PyTorch
+    entry = next(e for e in load_bundle(os.path.join(EXAMPLES, "cuda-source")).entries if e.workload == w.id)
+    raw = pipe.evaluate(w, Candidate(entry.format, entry.source, launch=entry.launch))
+    assert raw.status == records.CORRECT, raw.reason
+    assert not raw.detail["timing_suspicious"]
+
+
+@gpu
+@pytest.mark.gpu
+def test_device_clock_times_each_call_inside_the_host_interval():
+    import cupy
+
+    clock = Cuda().clock()
+    a = cupy.ones(1 << 22, cupy.float32)
+    per_call = clock.per_call(lambda: cupy.multiply(a, 2.0, out=a), 20)
+    device, host = clock.last
+    assert 0 < per_call * 20 == pytest.approx(device) and device < host
+
+
+def test_untrusted_code_is_refused_until_the_sandbox_passes_the_gpu_through(monkeypatch):
+    from evaluator.pipeline import Pipeline
+    from evaluator.sandbox import SandboxUnavailable, probe
+
+    if probe() is not None:
+        pytest.skip(f"no sandbox on this machine: {probe()}")
+    monkeypatch.delenv("EKB_UNSAFE_LOCAL", raising=False)
+    with pytest.raises(SandboxUnavailable, match="untrusted code on cuda: the sandbox does not pass the GPU"):
+        Pipeline(Cuda(arch="sm_90", host=HOST))
