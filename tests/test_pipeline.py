@@ -116,3 +116,18 @@ def test_a_kernel_that_rewrites_its_inputs_while_timed_is_wrong(pipeline):
                           Candidate("tvmscript", REWRITES_INPUT_WHEN_REPEATED))
     assert r.status == records.WRONG_RESULT, r.reason
     assert r.reason == "the kernel modified its inputs while being timed (A)"
+
+
+def test_a_baseline_that_does_not_build_leaves_the_task_measured_without_speedup(quick_protocol, monkeypatch):
+    # as dlight's GEMV schedule on a GPU whose blocks have too little shared memory
+    pipe = Pipeline("cpu-llvm", quick_protocol)
+
+    def broken(w):
+        raise RuntimeError("InternalError: Check failed: shared memory 65536 exceeds 49152")
+
+    monkeypatch.setattr(pipe, "baseline_artifact", broken)
+    w = suite.get_workload("activation/relu@m128n768")
+    r = pipe.evaluate(w, Candidate("layered-trace", json.dumps(default_document(w.canonical_module()))))
+    assert r.status == records.CORRECT, r.reason
+    assert "tvm-default" not in r.speedup and "tvm-default" not in r.times
+    assert r.detail["baseline_error"].startswith("tvm-default does not build here: InternalError")
