@@ -12,8 +12,10 @@ STAMP := $(VENV)/.installed
 #   gcc                            exporting kernel libraries, c-source entries
 #   pocl-opencl-icd ocl-icd-libopencl1   the opencl backend on a CPU (PoCL)
 #   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   cross-builds for aarch64 boards
+#   chromium fonts-dejavu-core     headless screenshots of the pages (docs/screenshots/)
+#   wrk                            the load tool of bench/leaderboard_latency.py (requests/s)
 SYSTEM_PACKAGES := bubblewrap libseccomp2 gcc pocl-opencl-icd ocl-icd-libopencl1 \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium fonts-dejavu-core wrk
 
 system:
 	@missing="$$(for p in $(SYSTEM_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \

@@ -3,4 +3,11 @@ from django.urls import path
 from leaderboard import views
 
 app_name = "leaderboard"
-urlpatterns = [path("", views.board_page, name="board")]
+urlpatterns = [
+    path("", views.board_page, name="board"),
+    path("boards/", views.boards_page, name="boards"),
+    path("matrix/", views.matrix_page, name="matrix"),
+    path("workloads/<path:workload>/", views.workload_page, name="workload"),
+    path("submissions/<int:pk>/compare/", views.compare_page, name="compare"),
+    path("submissions/<int:pk>/trace/<str:backend>/<path:workload>/", views.trace_page, name="trace"),
+]

@@ -6,21 +6,37 @@ from portal.models import Result, Submission
 class ResultInline(admin.TabularInline):
     model = Result
     extra = 0
-    fields = ("workload", "backend", "status", "speedup_tvm_default", "speedup_vendor", "reason")
+    fields = ("workload", "backend", "track", "status", "speedup_tvm_default", "speedup_vendor", "reason")
     readonly_fields = fields
     can_delete = False
 
 
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "owner", "state", "tasks_done", "tasks_total", "created_at")
-    list_filter = ("state", "kind", "public")
+    list_display = ("id", "name", "owner", "state", "verification", "tasks_done", "tasks_total", "created_at")
+    list_filter = ("state", "kind", "public", "verification")
     search_fields = ("name", "owner__username", "bundle_sha256")
     inlines = [ResultInline]
+    actions = ["verify"]
+
+    @admin.action(description="Run the verified evaluation (hidden workloads, secret seeds)")
+    def verify(self, request, queryset):
+        from django.contrib import messages
+        from django.core.exceptions import ValidationError
+
+        from portal.submissions import request_verification
+
+        for sub in queryset:
+            try:
+                request_verification(sub)
+            except ValidationError as e:
+                self.message_user(request, " ".join(e.messages), messages.WARNING)
+            else:
+                self.message_user(request, f"{sub}: verification queued")
 
 
 @admin.register(Result)
 class ResultAdmin(admin.ModelAdmin):
-    list_display = ("workload", "backend", "submission", "status", "speedup_tvm_default")
-    list_filter = ("backend", "status", "level")
+    list_display = ("workload", "backend", "track", "submission", "status", "speedup_tvm_default")
+    list_filter = ("backend", "track", "status", "level")
     search_fields = ("workload",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,11 +13,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from evaluator import suite
-from leaderboard.ranking import board
 from portal.models import Submission
-from portal.serializers import (BackendSerializer, BoardQuerySerializer, BoardRowSerializer,
-                                SubmissionCreateSerializer,
-                                SubmissionSerializer, TaskSerializer)
+from portal.serializers import BackendSerializer, SubmissionCreateSerializer, SubmissionSerializer, TaskSerializer
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -44,6 +42,23 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "with_results": self.action == "retrieve"}
 
+    @extend_schema(request=None, responses={202: SubmissionSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAdminUser])
+    def verify(self, request: Request, pk=None) -> Response:
+        """Staff: evaluate this finished submission on every workload, hidden ones included, with
+        secret seeds; its results then rank on the verified boards."""
+        from django.core.exceptions import ValidationError as DjangoValidationError
+
+        from portal.submissions import request_verification
+
+        sub = self.get_object()
+        try:
+            request_verification(sub)
+        except DjangoValidationError as e:
+            return Response({"detail": " ".join(e.messages)}, status=status.HTTP_409_CONFLICT)
+        return Response(SubmissionSerializer(sub, context={"with_results": False}).data,
+                        status=status.HTTP_202_ACCEPTED)
+
     @extend_schema(request=SubmissionCreateSerializer, responses={201: SubmissionSerializer})
     def create(self, request: Request, *args, **kwargs) -> Response:
         ser = SubmissionCreateSerializer(data=request.data, context={"request": request})
@@ -62,20 +77,6 @@ class TaskViewSet(viewsets.ViewSet):
     @extend_schema(responses=TaskSerializer(many=True))
     def list(self, request: Request) -> Response:
         return Response([w.describe() | {"workload": w.id} for w in suite.workloads()])
-
-
-class LeaderboardView(APIView):
-    """The leaderboard rows, from the same ranking function as the page."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(parameters=[BoardQuerySerializer], responses=BoardRowSerializer(many=True))
-    def get(self, request: Request) -> Response:
-        q = BoardQuerySerializer(data=request.query_params)
-        q.is_valid(raise_exception=True)
-        rows = board(q.validated_data["backend"], q.validated_data.get("level") or None,
-                     q.validated_data.get("domain") or None)
-        return Response([r.to_json() for r in rows])
 
 
 class BackendsView(APIView):

@@ -7,26 +7,32 @@ after a worker died finishes the submission with exactly one result per task.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from evaluator import scoring, suite
 from evaluator.formats.bundle import load_bundle
+from evaluator.harness.protocol import Protocol
 from evaluator.pipeline import Candidate, Pipeline
+from leaderboard import aggregates
 from portal.models import Result, Submission
 
 log = logging.getLogger(__name__)
 
 
-def store(sub: Submission, r) -> bool:
-    """Store one TaskResult; False when it was already there."""
+def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC) -> bool:
+    """Store one TaskResult and refresh the leaderboard aggregates it changes; False when it was
+    already there."""
     try:
         with transaction.atomic():
-            Result.objects.create(
-                submission=sub, workload=r.workload, backend=r.backend, status=r.status,
+            result = Result.objects.create(
+                submission=sub, workload=r.workload, backend=r.backend, device=device, track=track, status=r.status,
                 reason=r.reason[:4000], level=r.level, domains=r.domains, hidden=r.hidden,
                 speedup_tvm_default=r.speedup.get("tvm-default"), speedup_vendor=r.speedup.get("vendor"),
                 time_s=r.times["candidate"].median_s if "candidate" in r.times else None,
@@ -34,29 +40,38 @@ def store(sub: Submission, r) -> bool:
             )
     except IntegrityError:
         return False
+    try:
+        aggregates.result_landed(result)
+    except Exception:  # noqa: BLE001 - the result is stored; `manage.py rebuild_boards` catches up
+        log.exception("refreshing the boards after %s failed", result)
     return True
 
 
-def evaluate_backend(submission_id: int, backend: str) -> None:
+def verification_seeds(submission_id: int, backend: str, n: int) -> list[int]:
+    """Secret input seeds of a verified run: derived from the deployment's secret, never stored
+    or shown, and different for every submission and backend."""
+    secret = (getattr(settings, "EKB_VERIFY_SECRET", "") or settings.SECRET_KEY).encode()
+    out = []
+    for i in range(n):
+        digest = hmac.new(secret, f"verify:{submission_id}:{backend}:{i}".encode(), hashlib.sha256).digest()
+        out.append(int.from_bytes(digest[:4], "little"))
+    return out
+
+
+def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -> None:
+    """Evaluate a submission on one backend: the public workloads with the public seeds, or for
+    the verified track every workload (hidden ones too) with secret seeds."""
+    if track == Result.VERIFIED:
+        return _verify_backend(submission_id, backend)
     sub = Submission.objects.filter(pk=submission_id).first()
     if sub is None or sub.state in (Submission.State.CANCELLED, Submission.State.FAILED):
         return
     Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
     Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
     try:
-        bundle = load_bundle(sub.bundle.path)
-        entries = {e.workload: e for e in bundle.entries if e.backend == backend}
-        pipe = Pipeline(backend)
-        done = set(Result.objects.filter(submission=sub, backend=backend).values_list("workload", flat=True))
-        for w in suite.workloads():
-            if w.id in done:
-                continue
-            if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
-                return
-            e = entries.get(w.id)
-            r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace, e.launch) if e else None)
-            if store(sub, r):
-                Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+        _run(sub, backend, Result.PUBLIC, suite.workloads(), Pipeline(backend))
+    except _Cancelled:
+        return
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("evaluation of submission %s on %s failed", submission_id, backend)
         Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=str(exc)[:4000],
@@ -65,12 +80,58 @@ def evaluate_backend(submission_id: int, backend: str) -> None:
     finish_if_complete(sub.pk)
 
 
+class _Cancelled(Exception):
+    pass
+
+
+def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -> None:
+    bundle = load_bundle(sub.bundle.path)
+    entries = {e.workload: e for e in bundle.entries if e.backend == backend}
+    aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
+    done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
+               .values_list("workload", flat=True))
+    for w in workloads:
+        if w.id in done:
+            continue
+        if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+            raise _Cancelled
+        e = entries.get(w.id)
+        r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace, e.launch) if e else None)
+        if store(sub, r, device=pipe.info.device, track=track) and track == Result.PUBLIC:
+            Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+
+
+def _verify_backend(submission_id: int, backend: str) -> None:
+    V = Submission.Verification
+    sub = Submission.objects.filter(pk=submission_id, state=Submission.State.FINISHED).first()
+    if sub is None or sub.verification not in (V.QUEUED, V.RUNNING):
+        return
+    Submission.objects.filter(pk=sub.pk, verification=V.QUEUED).update(verification=V.RUNNING)
+    try:
+        n = len(Protocol().seeds)
+        pipe = Pipeline(backend, seeds=verification_seeds(sub.pk, backend, n))
+        _run(sub, backend, Result.VERIFIED, suite.workloads(include_hidden=True), pipe)
+    except _Cancelled:
+        return
+    except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
+        log.exception("verified evaluation of submission %s on %s failed", submission_id, backend)
+        Submission.objects.filter(pk=sub.pk).update(verification=V.FAILED)
+        return
+    with transaction.atomic():
+        sub = Submission.objects.select_for_update().get(pk=submission_id)
+        expected = {(w.id, b) for w in suite.workloads(include_hidden=True) for b in sub.backends}
+        have = set(Result.objects.filter(submission=sub, track=Result.VERIFIED).values_list("workload", "backend"))
+        if expected <= have and sub.verification != V.FINISHED:
+            sub.verification, sub.verified_at = V.FINISHED, timezone.now()
+            sub.save(update_fields=["verification", "verified_at"])
+
+
 def finish_if_complete(submission_id: int) -> None:
     with transaction.atomic():
         sub = Submission.objects.select_for_update().get(pk=submission_id)
         if sub.is_done:
             return
-        results = list(Result.objects.filter(submission=sub))
+        results = list(Result.objects.filter(submission=sub, track=Result.PUBLIC))
         expected = {(w.id, b) for w in suite.workloads() for b in sub.backends}
         have = {(r.workload, r.backend) for r in results}
         if not expected <= have:

@@ -14,18 +14,19 @@ def queue_for(backend: str) -> str:
     return "eval." + backend.replace(":", ".")
 
 
-def dispatch(submission_id: int, backend: str) -> None:
+def dispatch(submission_id: int, backend: str, track: str = "public") -> None:
     global _local
+    args = (submission_id, backend) + ((track,) if track != "public" else ())
     if settings.EKB_INPROCESS_WORKER:
         from portal.evaluation import evaluate_backend
 
         if _local is None:  # one job at a time: timing needs the machine to itself
             _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
-        _local.submit(evaluate_backend, submission_id, backend)
+        _local.submit(evaluate_backend, *args)
         return
     from portal.tasks import evaluate
 
-    evaluate.apply_async((submission_id, backend), queue=queue_for(backend))
+    evaluate.apply_async(args, queue=queue_for(backend))
 
 
 def queue_depth(backend: str) -> int | None:

@@ -26,6 +26,16 @@ class Submission(models.Model):
 
     TERMINAL = (State.FINISHED, State.FAILED, State.CANCELLED)
 
+    class Verification(models.TextChoices):
+        """The verified run: every workload, hidden ones included, with secret server-side seeds
+        (staff start it; see ``portal.submissions.request_verification``)."""
+
+        NONE = "", "not verified"
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
     name = models.CharField(max_length=64)
     description = models.TextField(blank=True, max_length=2000)
@@ -42,6 +52,8 @@ class Submission(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    verification = models.CharField(max_length=16, choices=Verification.choices, default="", blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -58,11 +70,22 @@ class Submission(models.Model):
 
 
 class Result(models.Model):
-    """The evaluator's TaskResult for one submission × workload × backend."""
+    """The evaluator's TaskResult for one submission × workload × backend × track.
+
+    ``track`` is "public" (the public workloads, the protocol's public seeds) or "verified" (every
+    workload, hidden ones included, with secret seeds); the two are ranked on separate boards.
+    ``device`` is the device the backend ran on, as the evaluating machine saw it: each device
+    is its own board.
+    """
+
+    PUBLIC, VERIFIED = "public", "verified"
+    TRACKS = (PUBLIC, VERIFIED)
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
     workload = models.CharField(max_length=200)
     backend = models.CharField(max_length=80)
+    device = models.CharField(max_length=200, blank=True)
+    track = models.CharField(max_length=10, default=PUBLIC)
     status = models.CharField(max_length=20, db_index=True)
     reason = models.TextField(blank=True)
     level = models.CharField(max_length=4)
@@ -77,8 +100,9 @@ class Result(models.Model):
 
     class Meta:
         ordering = ["workload"]
-        constraints = [models.UniqueConstraint(fields=["submission", "workload", "backend"],
-                                               name="one_result_per_task")]
+        constraints = [models.UniqueConstraint(fields=["submission", "workload", "backend", "track"],
+                                               name="one_result_per_task_and_track")]
+        indexes = [models.Index(fields=["backend", "device", "track", "workload"], name="result_board_task")]
 
     def __str__(self) -> str:
         return f"{self.workload} on {self.backend}: {self.status}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
@@ -35,7 +34,7 @@ class ResultSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Result
-        fields = ["workload", "backend", "status", "reason", "level", "domains", "speedup", "time_s",
+        fields = ["workload", "backend", "device", "status", "reason", "level", "domains", "speedup", "time_s",
                   "roofline_fraction"]
 
     def get_speedup(self, r: Result) -> dict[str, float | None]:
@@ -51,7 +50,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
         model = Submission
         fields = ["id", "name", "owner", "description", "kind", "backends", "public", "state", "error",
                   "bundle_sha256", "progress", "summary", "created_at", "started_at", "finished_at",
-                  "results"]
+                  "verification", "verified_at", "results"]
         read_only_fields = fields
 
     def get_progress(self, s: Submission) -> dict[str, int]:
@@ -60,7 +59,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
     def get_results(self, s: Submission) -> list[dict] | None:
         if not self.context.get("with_results", True):
             return None
-        qs = s.results.filter(hidden=False)
+        qs = s.results.filter(hidden=False, track=Result.PUBLIC)
         return ResultSerializer(qs, many=True).data
 
 
@@ -77,33 +76,6 @@ class TaskSerializer(serializers.Serializer):
     bytes = serializers.IntegerField()
     vendor = serializers.BooleanField()
     summary = serializers.CharField()
-
-
-class BoardQuerySerializer(serializers.Serializer):
-    backend = serializers.ChoiceField(choices=[], default="cpu-llvm")
-    level = serializers.ChoiceField(choices=["", "L1", "L2", "L3"], required=False, allow_blank=True)
-    domain = serializers.CharField(required=False, allow_blank=True, max_length=40)
-
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.fields["backend"].choices = settings.EKB_BACKENDS
-
-    def validate_domain(self, value: str) -> str:
-        from evaluator.suite import DOMAINS
-
-        if value and value not in DOMAINS:
-            raise serializers.ValidationError(f"unknown domain {value!r}; known: {list(DOMAINS)}")
-        return value
-
-
-class BoardRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["submission", "baseline"])
-    name = serializers.CharField()
-    submission_id = serializers.IntegerField(allow_null=True)
-    owner = serializers.CharField()
-    summary = serializers.DictField()
-    domains = serializers.DictField(child=serializers.FloatField())
 
 
 class BackendWorkerSerializer(serializers.Serializer):

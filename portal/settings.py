@@ -86,6 +86,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "leaderboard.staticfinders.PlotlyFinder",  # plotly.js from the pinned plotly package
+]
 STATIC_ROOT = VAR_DIR / "static"
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "media/"
@@ -136,6 +141,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_IGNORE_RESULT = True
 
 EKB_BACKENDS = [b for b in os.environ.get("EKB_BACKENDS", "cpu-llvm").split(",") if b]
+# Verified runs derive their secret input seeds from this (default: the SECRET_KEY).
+EKB_VERIFY_SECRET = os.environ.get("EKB_VERIFY_SECRET", "")
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _flag("EKB_SECURE_COOKIES", default=not EMBEDDED)

@@ -84,3 +84,24 @@ def enqueue_jobs(sub: Submission) -> None:
 
     for backend in sub.backends:
         jobs.dispatch(sub.pk, backend)
+
+
+def request_verification(sub: Submission) -> Submission:
+    """Queue the verified run of a finished submission: every workload, hidden ones included,
+    with secret seeds. Its results rank on the verified boards only."""
+    if sub.state != Submission.State.FINISHED:
+        raise ValidationError(f"submission {sub.pk} is {sub.state}; only a finished one can be verified")
+    if sub.verification in (Submission.Verification.QUEUED, Submission.Verification.RUNNING):
+        raise ValidationError(f"submission {sub.pk} is already being verified")
+    with transaction.atomic():
+        Submission.objects.filter(pk=sub.pk).update(verification=Submission.Verification.QUEUED, verified_at=None)
+        sub.verification = Submission.Verification.QUEUED
+
+        def enqueue() -> None:
+            from portal import jobs
+
+            for backend in sub.backends:
+                jobs.dispatch(sub.pk, backend, "verified")
+
+        transaction.on_commit(enqueue)
+    return sub

@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from leaderboard import api as leaderboard_api
 from portal import api, views
 
 router = DefaultRouter()
@@ -13,6 +14,7 @@ router.register("tasks", api.TaskViewSet, basename="task")
 portal_urls = ([
     path("submit/", views.submit, name="submit"),
     path("submissions/<int:pk>/", views.submission, name="submission"),
+    path("submissions/<int:pk>/verify/", views.verify, name="verify"),
     path("account/token/", views.token, name="token"),
 ], "portal")
 
@@ -24,7 +26,10 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(router.urls)),
-    path("api/v1/leaderboard/", api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("api/v1/leaderboard/", leaderboard_api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("api/v1/leaderboard/export.<str:fmt>", leaderboard_api.ExportView.as_view(), name="api-leaderboard-export"),
+    path("api/v1/leaderboard/boards/", leaderboard_api.BoardsView.as_view(), name="api-leaderboard-boards"),
+    path("api/v1/leaderboard/matrix/", leaderboard_api.MatrixView.as_view(), name="api-leaderboard-matrix"),
     path("api/v1/backends/", api.BackendsView.as_view(), name="api-backends"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

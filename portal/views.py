@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
@@ -10,10 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
-from evaluator import records
+from evaluator import records, suite
 from portal.forms import SubmissionForm
-from portal.models import Submission
-from portal.submissions import create_submission
+from portal.models import Result, Submission
+from portal.submissions import create_submission, request_verification
 
 
 @login_required
@@ -33,19 +37,84 @@ def submit(request: HttpRequest) -> HttpResponse:
     return render(request, "portal/submit.html", {"form": form})
 
 
+def _reason_kind(reason: str) -> str:
+    """A failure reason without its particulars (numbers, the text after the first colon), so
+    alike failures group together."""
+    head = reason.split(":", 1)[0] if ":" in reason[:80] else reason
+    return re.sub(r"\d+(\.\d+)?", "N", head).strip()[:80] or "no reason given"
+
+
+def failure_groups(results) -> list[dict]:
+    """Failures by status, most frequent first, each with its reasons grouped."""
+    groups: dict[str, Counter] = {}
+    for r in results:
+        if r.status != records.CORRECT:
+            groups.setdefault(r.status, Counter())[_reason_kind(r.reason)] += 1
+    return sorted(({"status": st, "count": sum(c.values()), "reasons": c.most_common(8)} for st, c in groups.items()),
+                  key=lambda g: (-g["count"], g["status"]))
+
+
+def _board_summaries(sub: Submission) -> list[dict]:
+    """This submission's stored board entries (the ranking function's output): per board and
+    track, the whole board and each level and domain."""
+    from leaderboard.models import BoardEntry
+    from leaderboard.ranking import BASELINES
+    from leaderboard.slices import Slice
+
+    wanted = {"": None} | {Slice(level=lv).key: ("level", lv) for lv in suite.LEVELS} | \
+             {Slice(domain=d).key: ("domain", d) for d in suite.DOMAINS}
+    out: dict[tuple, dict] = {}
+    for e in (BoardEntry.objects.filter(submission=sub, slice__in=list(wanted)).select_related("board")
+              .order_by("board__backend", "board__device", "track")):
+        g = out.setdefault((e.board_id, e.track), {"board": e.board, "track": e.track, "all": None, "parts": []})
+        if e.slice == "":
+            g["all"] = e.metrics
+            g["baselines"] = [(b, e.metrics["baselines"][b]) for b in BASELINES
+                              if b == "tvm-default" or e.metrics["baselines"][b]["geomean_correct"] is not None]
+        else:
+            kind, value = wanted[e.slice]
+            g["parts"].append({"kind": kind, "value": value, "m": e.metrics})
+    for g in out.values():
+        g["parts"].sort(key=lambda p: (p["kind"] != "level", p["value"]))
+    return [g for g in out.values() if g["all"] is not None]
+
+
 def submission(request: HttpRequest, pk: int) -> HttpResponse:
     sub = get_object_or_404(Submission.objects.select_related("owner"), pk=pk)
     if not sub.visible_to(request.user):
         raise Http404("no such submission")
-    results = list(sub.results.filter(hidden=False))
-    failures: dict[str, int] = {}
+    results = list(sub.results.filter(hidden=False, track=Result.PUBLIC).order_by("backend", "workload"))
+    groups = failure_groups(results)
+    measured = [b for b in ("tvm-default", "vendor", "tvm-tuned")
+                if b == "tvm-default" or any((r.record.get("speedup") or {}).get(b) for r in results)]
     for r in results:
-        if r.status != records.CORRECT:
-            failures[r.status] = failures.get(r.status, 0) + 1
+        spd = r.record.get("speedup") or {}
+        r.speedups = [spd.get(b) for b in measured]
+        r.has_trace = bool(r.record.get("trace"))
+    boards = _board_summaries(sub)
     return render(request, "portal/submission.html", {
-        "sub": sub, "results": results, "failures": sorted(failures.items()),
-        "summaries": sorted(sub.summary.items()),
+        "sub": sub, "results": results, "failure_groups": groups, "measured": measured,
+        "failures": [(g["status"], g["count"]) for g in groups],
+        "boards": [b for b in boards if b["track"] == Result.PUBLIC],
+        "verified_boards": [b for b in boards if b["track"] == Result.VERIFIED],
+        "can_verify": request.user.is_staff and sub.state == Submission.State.FINISHED
+                      and sub.verification not in (Submission.Verification.QUEUED, Submission.Verification.RUNNING),
+        "candidates": Submission.objects.filter(public=True, state=Submission.State.FINISHED).exclude(pk=sub.pk)
+                                        .order_by("-created_at").values("pk", "name")[:200],
     })
+
+
+@require_http_methods(["POST"])
+def verify(request: HttpRequest, pk: int) -> HttpResponse:
+    """Staff: queue the verified run (hidden workloads, secret seeds)."""
+    if not request.user.is_staff:
+        raise Http404("no such page")
+    sub = get_object_or_404(Submission, pk=pk)
+    try:
+        request_verification(sub)
+    except ValidationError as e:
+        messages.error(request, " ".join(e.messages))
+    return redirect("portal:submission", pk=sub.pk)
 
 
 @login_required

@@ -23,14 +23,14 @@ def api():
 def _board_json(*args) -> list[dict]:
     from leaderboard.ranking import board
 
-    return json.loads(json.dumps([r.to_json() for r in board(*args)]))
+    return json.loads(json.dumps([r.to_json() for r in board(*args).rows]))
 
 
 def test_leaderboard_matches_board(api):
     seed_leaderboard()
     resp = api.get(URL, {"backend": BACKEND})
     assert resp.status_code == 200
-    rows = resp.json()
+    rows = resp.json()["rows"]
     assert rows == _board_json(BACKEND)
     assert [r["name"] for r in rows] == ["alpha", "tvm-default", "vendor", "beta", "gamma"]
     assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
@@ -39,7 +39,7 @@ def test_leaderboard_matches_board(api):
     assert beta["summary"]["correct@1"] == 0.5 and beta["summary"]["tasks"] == 58
     assert beta["owner"] == "bob" and isinstance(beta["submission_id"], int)
     # The backend defaults to cpu-llvm.
-    assert api.get(URL).json() == rows
+    assert api.get(URL).json()["rows"] == rows
 
 
 @pytest.mark.parametrize("query,args", [
@@ -53,7 +53,7 @@ def test_leaderboard_narrowed(api, query, args):
     seed_leaderboard()
     resp = api.get(URL, {"backend": BACKEND, **query})
     assert resp.status_code == 200
-    rows = resp.json()
+    rows = resp.json()["rows"]
     assert rows == _board_json(*args)
     level, domain = args[1], args[2]
     sliced = [w for w in suite.workloads() if (not level or w.level == level) and (not domain or domain in w.domains)]
@@ -77,6 +77,6 @@ def test_leaderboard_bad_query_is_400_naming_it(api, query, field, named):
 
 
 def test_empty_leaderboard_has_the_baselines(api):
-    rows = api.get(URL).json()
+    rows = api.get(URL).json()["rows"]
     assert [(r["name"], r["kind"], r["rank"]) for r in rows] == [("tvm-default", "baseline", 1),
                                                                   ("vendor", "baseline", 2)]

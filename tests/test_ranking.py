@@ -51,7 +51,7 @@ def test_full_board_ranks_and_numbers():
     seeded = seed_leaderboard()
     tasks = _tasks()
     assert len(tasks) == 58
-    rows = board(BACKEND)
+    rows = board(BACKEND).rows
     _check_rows(rows, seeded, tasks)
     by_name = {r.name: r for r in rows}
 
@@ -104,7 +104,7 @@ def test_board_narrowed_to_a_level_or_domain(level, domain):
     seeded = seed_leaderboard()
     tasks = _tasks(level, domain)
     assert 0 < len(tasks) < 58
-    rows = board(BACKEND, level, domain)
+    rows = board(BACKEND, level, domain).rows
     _check_rows(rows, seeded, tasks)
     assert {r.summary["tasks"] for r in rows} == {len(tasks)}
     if level == "L3":
@@ -117,7 +117,7 @@ def test_board_narrowed_to_a_level_or_domain(level, domain):
 def test_board_without_submissions_has_only_the_baselines():
     from leaderboard.ranking import board
 
-    rows = board(BACKEND)
+    rows = board(BACKEND).rows
     assert [(r.name, r.kind) for r in rows] == [("tvm-default", "baseline"), ("vendor", "baseline")]
     assert rows[1].summary["correct"] == 0  # nothing has timed the vendor calls yet
 
@@ -127,12 +127,12 @@ def test_unfinished_private_and_other_backend_submissions_never_rank():
     from portal.models import Submission
 
     seeded = seed_leaderboard()
-    ranked = {r.submission_id for r in board(BACKEND) if r.kind == "submission"}
+    ranked = {r.submission_id for r in board(BACKEND).rows if r.kind == "submission"}
     assert ranked == {seeded.subs[n].pk for n in ("alpha", "beta", "gamma")}
 
     # Once it finishes, the running one is ranked (first: 3x everywhere); made private, it leaves.
     Submission.objects.filter(pk=seeded.subs["running"].pk).update(state="finished")
-    rows = board(BACKEND)
+    rows = board(BACKEND).rows
     assert rows[0].submission_id == seeded.subs["running"].pk and rows[0].summary["fast@2.0"] == 1.0
     Submission.objects.filter(pk=seeded.subs["running"].pk).update(public=False)
-    assert seeded.subs["running"].pk not in {r.submission_id for r in board(BACKEND)}
+    assert seeded.subs["running"].pk not in {r.submission_id for r in board(BACKEND).rows}
