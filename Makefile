@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install system test demo bench clean
+.PHONY: install system bench-system test demo bench clean
 
 # System packages, installed when missing (root only; otherwise a warning, and what needs them
 # reports itself unavailable with the reason):
@@ -12,18 +12,27 @@ STAMP := $(VENV)/.installed
 #   gcc                            exporting kernel libraries, c-source entries
 #   pocl-opencl-icd ocl-icd-libopencl1   the opencl backend on a CPU (PoCL)
 #   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   cross-builds for aarch64 boards
-#   chromium fonts-dejavu-core     headless screenshots of the pages (docs/screenshots/)
-#   wrk                            the load tool of bench/leaderboard_latency.py (requests/s)
 SYSTEM_PACKAGES := bubblewrap libseccomp2 gcc pocl-opencl-icd ocl-icd-libopencl1 \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium fonts-dejavu-core wrk
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+# Only for benchmarks and docs, so `make test` does not pull a browser:
+#   wrk                            the load tool of bench/leaderboard_latency.py (requests/s)
+#   chromium fonts-dejavu-core     headless screenshots of the pages (docs/screenshots/)
+BENCH_PACKAGES := wrk chromium fonts-dejavu-core
 
-system:
-	@missing="$$(for p in $(SYSTEM_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+define install_missing
+	@missing="$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	    | grep -q 'install ok installed' || echo $$p; done)"; \
 	[ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && export DEBIAN_FRONTEND=noninteractive && \
 	    { apt-get install -y -q --no-install-recommends $$missing || \
 	      { apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; }; } \
-	  || echo "warning: could not install $$missing; backends or the sandbox that need them will say so"; }
+	  || echo "warning: could not install $$missing; what needs them will say so"; }
+endef
+
+system:
+	$(call install_missing,$(SYSTEM_PACKAGES))
+
+bench-system:
+	$(call install_missing,$(BENCH_PACKAGES))
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,7 +58,7 @@ demo: install
 	@echo "Serving on http://127.0.0.1:8000/ (log in as demo / demo-password)"
 	env -u DATABASE_URL -u CELERY_BROKER_URL DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000 --noreload
 
-bench: install
+bench: install bench-system
 	$(PY) bench/eval_throughput.py
 
 clean:

@@ -6,7 +6,7 @@ rebuilds the precomputed boards, then serves the portal with gunicorn on loopbac
 
 * p50/p95 latency of sequential requests (one at a time, so the number is the server's own
   time plus loopback) for the board page and the board API, unfiltered and filtered;
-* requests/s under concurrent load with ``wrk`` (Debian package, installed by ``make system``);
+* requests/s under concurrent load with ``wrk`` (Debian package, installed by ``make bench-system``);
 * what keeping the boards current costs: one result landing (``aggregates.result_landed``) and a
   full ``rebuild_boards``.
 
@@ -145,7 +145,7 @@ def measure(base: str, n: int, cold_n: int) -> dict:
 def load(base: str, duration: int, connections: int) -> dict:
     wrk = shutil.which("wrk")
     if not wrk:
-        return {"error": "wrk is not installed (make system installs it)"}
+        return {"error": "wrk is not installed (make bench-system installs it)"}
     version = subprocess.run([wrk, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
     out = {"tool": version.strip(), "duration_s": duration, "connections": connections, "threads": 2}
     for label in ("page: board", "api: board"):
