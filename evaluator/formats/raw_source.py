@@ -10,8 +10,8 @@ object next to ``file``::
 
 * ``entry``: the kernel (or C function) to call.
 * ``args``: the workload's tensor names in the order of the kernel's parameters: every input
-  and output exactly once (``python -m evaluator suite --all --json`` lists each workload's
-  signature). Checked against the workload when the entry is built.
+  and output exactly once (``GET /api/v1/tasks/`` lists each workload's inputs and outputs).
+  Checked against the workload when the entry is built.
 * ``opencl-source``: ``global`` (1–3 work-item counts) and ``local`` (the same number of
   work-group sizes, each dividing its global size; or null to let the runtime choose).
 * ``cuda-source``: ``grid`` and ``block`` (1–3 sizes each, at most 1024 threads per block) and
