@@ -7,6 +7,7 @@ from pathlib import Path
 
 from evaluator import suite
 from evaluator.baselines.tvm_default import default_document
+from evaluator.ir.layered_trace import document, schedulable_functions
 
 SCHEMA = "edgekernelbench/bundle@1"
 DEFAULT_BACKENDS = ("cpu-llvm", "opencl")
@@ -16,15 +17,19 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
     """``(format, file name, text)`` of the ``tvm-default`` entry for a workload on a backend.
 
     cpu-llvm: the rule set as a layered trace. opencl: the dlight-scheduled PrimFunc as
-    TVMScript (dlight uses primitives a layered trace does not have); model graphs get no opencl
-    entry, since they cannot run there (see ``backends/opencl.py``)."""
+    TVMScript (dlight uses primitives a layered trace does not have); for a model graph, a
+    layered trace naming every fused function with no steps, which the opencl backend schedules
+    with dlight (see ``backends/opencl.py``)."""
     stem = w.id.replace("/", "__").replace("@", "--")
     canonical = w.canonical_module()
     if backend == "cpu-llvm":
         return "layered-trace", f"schedules/{stem}.json", json.dumps(default_document(canonical), indent=1) + "\n"
     if backend == "opencl":
         if w.level == "L3":
-            return None
+            doc = document(functions={f: {} for f in schedulable_functions(canonical)})
+            doc["description"] = ("every fused function left to TVM's default GPU schedules (dlight), "
+                                  "which the opencl backend applies to functions without thread bindings")
+            return "layered-trace", f"schedules/opencl/{stem}.json", json.dumps(doc, indent=1) + "\n"
         from evaluator.backends.opencl import OpenCL
 
         return "tvmscript", f"schedules/opencl/{stem}.py", OpenCL().default_module(canonical).script() + "\n"
@@ -48,8 +53,8 @@ def write_default_bundle(out: Path, backends: tuple[str, ...] | list[str] = DEFA
                 "description": "TVM's default path written as a submission: on cpu-llvm the CPU rule "
                                "set (evaluator/baselines/tvm_default.py) as layered traces, on opencl "
                                "the dlight default schedules (evaluator/baselines/dlight_default.py) as "
-                               "TVMScript; model graphs (L3) have no opencl entry (they cannot run "
-                               "there). Every task correct, speedups about 1.",
+                               "TVMScript, or for model graphs (L3) as layered traces that leave every "
+                               "fused function to them. Every task correct, speedups about 1.",
                 "entries": entries}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return len(entries)

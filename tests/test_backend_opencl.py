@@ -1,7 +1,9 @@
 """The opencl backend on the OpenCL device of this machine (PoCL's CPU device on CI), through the
 real sandbox: TVM-generated OpenCL C from dlight and from layered traces with ``bind``, the
-errors a GPU-style schedule can make, and the run half's tensors, timer and artifact checks."""
+errors a GPU-style schedule can make, model graphs (L3) as launch plans, and the run half's
+tensors, timer and artifact checks."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -10,15 +12,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tvm import relax
 
 from evaluator import records, suite
 from evaluator.backends import BackendUnavailable, get_backend
 from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.opencl import OpenCL, lower_to_artifact
 from evaluator.examples import default_entry
+from evaluator.harness.protocol import Protocol
 from evaluator.ir import lower
 from evaluator.pipeline import Candidate, Pipeline
 from evaluator.sandbox import probe
+from evaluator.suite.inputs import generate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "bundles"
@@ -35,6 +40,15 @@ def pipeline(quick_protocol):
     pipe = Pipeline("opencl", quick_protocol)
     assert pipe.sandbox is not None  # these runs are sandboxed, not --unsafe-local
     return pipe
+
+
+@pytest.fixture(scope="module")
+def graph_pipeline(pipeline, quick_protocol):
+    """The same (sandboxed: ``pipeline`` checks that), with the protocol's own correctness limit: a graph's first call compiles each of
+    its kernels for its work-group size (on PoCL ~2 s for the model graphs, more on a busy machine),
+    and the quick protocol's 8 s would make these tests flaky."""
+    limits = dataclasses.replace(quick_protocol.limits, check_s=Protocol().limits.check_s)
+    return Pipeline("opencl", dataclasses.replace(quick_protocol, limits=limits))
 
 
 def _entry(bundle: str, workload: str) -> str:
@@ -113,6 +127,101 @@ def test_an_unbound_schedule_is_refused_with_what_to_do(layers, problem):
     assert "bind" in str(e.value)
 
 
+# --- model graphs: lowering and running the launch plan (in-process) --------------------------
+
+def _graph(body, legalize=True):
+    """A Relax ``main(x: float32[8])`` of one dataflow block, legalized into call_tir of PrimFuncs."""
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((8,), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(body(bb, x))
+        bb.emit_func_output(out)
+    return relax.transform.LegalizeOps()(bb.get()) if legalize else bb.get()
+
+
+def test_a_model_graph_becomes_one_launch_plan_in_binding_order():
+    w = suite.get_workload("model/anomaly-autoencoder@b1")
+    b = OpenCL()
+    mod = b.default_module(w.canonical_module())
+    doc = lower_to_artifact(mod, b.target())
+    # the harness's tensors in its order: the data, the weights (main's parameters), the output
+    assert ([(p["shape"], p["dtype"]) for p in doc["params"]]
+            == [(t["shape"], t["dtype"]) for t in w.signature()])
+    calls = [bd.value.args[0].name_hint for blk in mod["main"].body.blocks for bd in blk.bindings]
+    assert [k["name"] for k in doc["kernels"]] == [f"{c}_kernel" for c in calls]  # dlight: one kernel each
+    # every result but the last is an intermediate, written by one launch and read by a later one;
+    # the last is the harness's output buffer
+    assert len(doc["workspace"]) == len(calls) - 1
+    uses: dict[str, list[int]] = {}
+    for i, k in enumerate(doc["kernels"]):
+        for a in k["args"]:
+            uses.setdefault(a["buffer"], []).append(i)
+    assert all(len(uses[t["name"]]) >= 2 for t in doc["workspace"])
+    assert uses[doc["params"][-1]["name"]] == [len(calls) - 1]
+
+
+def test_a_graph_with_tuples_and_a_tensor_passed_twice_runs_correct(tmp_path):
+    """split (two outputs TVM names alike), tuple items, add(a, a), and a tuple returned."""
+    def body(bb, x):
+        parts = bb.emit(relax.op.split(x, 2))
+        a, c = bb.emit(relax.TupleGetItem(parts, 0)), bb.emit(relax.TupleGetItem(parts, 1))
+        return relax.Tuple([bb.emit(relax.op.multiply(bb.emit(relax.op.add(a, a)), c)), relax.op.nn.relu(a)])
+
+    b = OpenCL()
+    b.build(_graph(body), str(tmp_path / "plan.json"))  # every function unscheduled: dlight's
+    doc = json.loads((tmp_path / "plan.json").read_text())
+    assert len(doc["kernels"]) == 5 and len(doc["workspace"]) == 3
+    x = np.random.default_rng(0).standard_normal(8).astype(np.float32)
+    outs = [b.tensor(np.full(4, np.nan, np.float32)) for _ in range(2)]
+    prod, pos = (t.numpy() for t in b.load(str(tmp_path / "plan.json"), graph=True)([b.tensor(x)], outs))
+    np.testing.assert_allclose(prod, 2 * x[:4] * x[4:], rtol=1e-6)
+    np.testing.assert_array_equal(pos, np.maximum(x[:4], 0))
+
+
+@pytest.mark.parametrize("body, legalize, problem", [
+    (lambda bb, x: relax.op.add(x, x), False, "a call to relax.add"),  # no PrimFunc behind it
+    (lambda bb, x: relax.op.call_dps_packed("ext_fn", [x], relax.TensorType((8,), "float32")), True,
+     "a call to relax.call_dps_packed"),
+    (lambda bb, x: relax.op.add(x, relax.const(np.ones(8, np.float32))), True, "a constant tensor"),
+])
+def test_what_a_launch_plan_cannot_hold_is_a_build_error_naming_it(body, legalize, problem):
+    with pytest.raises(ValueError, match=problem) as e:
+        OpenCL().build(_graph(body, legalize), "/dev/null")
+    assert "the opencl backend does not run" in str(e.value)
+
+
+def test_a_graph_function_a_trace_leaves_partly_unbound_is_named_in_the_error():
+    w = suite.get_workload("model/anomaly-autoencoder@b1")
+    fn = "fused_matmul4_add4"
+    doc = {"format": "layered-trace", "version": 1, "functions": {fn: {"schedule": [
+        {"op": "get_loops", "block": "T_add", "into": ["i", "j"]},
+        {"op": "bind", "loop": "j", "thread": "blockIdx.x"}]}}}
+    mod = lower.lower("layered-trace", json.dumps(doc), w.canonical_module(),
+                      default_layers=OpenCL().default_layers)
+    with pytest.raises(ValueError, match=f"function '{fn}': part of the computation is not bound"):
+        OpenCL().build(mod, "/dev/null")
+
+
+def test_the_hand_tuned_graph_entry_keeps_its_function_and_leaves_the_rest_to_dlight(tmp_path):
+    w = suite.get_workload("model/ds-cnn-kws@n1h49w10")
+    b = OpenCL()
+    text = _entry("hand-tuned", w.id)
+    b.build(lower.lower("layered-trace", text, w.canonical_module(), default_layers=b.default_layers),
+            str(tmp_path / "plan.json"))
+    tuned = json.loads((tmp_path / "plan.json").read_text())
+    default = lower_to_artifact(b.default_module(w.canonical_module()), b.target())
+    named = set(json.loads(text)["functions"])
+    for k, d in zip(tuned["kernels"], default["kernels"]):
+        assert k["name"] == d["name"]
+        sizes, dlight_sizes = (k["global"], k["local"]), (d["global"], d["local"])
+        assert (sizes != dlight_sizes) == any(k["name"].startswith(f + "_kernel") for f in named), k["name"]
+    kernel = ocl.ClKernel(ocl.runtime(), ocl.parse_artifact(json.dumps(tuned)))
+    arrays = generate(w, 0)
+    (out,) = kernel([b.tensor(a) for a in arrays], [b.tensor(np.full((1, 12), np.nan, np.float32))])
+    np.testing.assert_allclose(out.numpy(), w.reference(arrays)[0], rtol=1e-4, atol=1e-4)
+
+
 # --- through the pipeline and the sandbox ----------------------------------------------------
 
 def test_the_dlight_default_entry_builds_and_runs_correct_with_several_kernels(pipeline):
@@ -143,12 +252,17 @@ def test_an_unbound_schedule_is_a_compile_error(pipeline):
     assert "nothing runs on the OpenCL device" in r.reason and "bind" in r.reason
 
 
-def test_model_graphs_are_refused_with_a_reason(pipeline):
-    w = suite.get_workload("model/anomaly-autoencoder@b1")
-    doc = {"format": "layered-trace", "version": 1, "functions": {"transpose": {"schedule": []}}}
-    r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(doc)))
-    assert r.status == records.COMPILE_ERROR
-    assert "model graphs (L3) are not supported on opencl" in r.reason
+@pytest.mark.parametrize("wid", ["model/anomaly-autoencoder@b1", "model/ds-cnn-kws@n1h49w10"])
+def test_a_model_graph_runs_correct_with_the_tvm_default_entry(graph_pipeline, wid):
+    """The shipped L3 entry (every fused function left to dlight) runs as a launch plan: checked
+    against the reference and timed against the tvm-default build of the same graph."""
+    w = suite.get_workload(wid)
+    fmt, _, text = default_entry(w, "opencl")
+    assert _entry("tvm-default", w.id) == text
+    r = graph_pipeline.evaluate(w, Candidate(fmt, text))
+    assert r.status == records.CORRECT, r.reason
+    assert set(r.times) == {"candidate", "tvm-default"} and "baseline_error" not in r.detail
+    assert r.times["candidate"].median_s > 0 and not r.detail["timing_suspicious"]
 
 
 # --- the run half ----------------------------------------------------------------------------

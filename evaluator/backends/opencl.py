@@ -7,24 +7,27 @@ thread extents) and writes them with the source as a JSON artifact. The run half
 (``opencl_runtime.py``) needs only pyopencl and NumPy, so a measurement machine with a
 runtime-only TVM — or none — runs it.
 
+A model graph (L3) cannot use the Relax VM here (the VM needs TVM's OpenCL runtime), but the
+suite's graphs are a straight line of ``call_tir`` bindings once legalized and fused: every fused
+PrimFunc is lowered as above (into one source), and the Relax ``main`` becomes a launch plan in
+the same artifact — each call's kernels in binding order, their buffers renamed to the graph's
+tensors (``main``'s parameters, its results, and intermediates allocated once as workspace).
+Anything else in ``main`` (control flow, packed calls, constants) is a build error naming it.
+
 Raw ``opencl-source`` entries become the same artifact: one kernel, the manifest's argument order
 and launch sizes, compiled at build time so that a compile error or an impossible work-group
 is reported as the entry's build error.
-
-Model graphs (L3) are refused with a reason: running a Relax graph needs the Relax VM, and the
-VM needs TVM's OpenCL runtime.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 
 from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 
-GRAPH_REASON = ("model graphs (L3) are not supported on opencl: a Relax graph runs in TVM's Relax VM, "
-                "which needs TVM's OpenCL runtime, and this TVM build has it switched off")
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
 # else TVM may attach to a launch (dynamic shared memory) is refused.
 _THREAD_TAGS = {"blockIdx.x": ("group", 0), "blockIdx.y": ("group", 1), "blockIdx.z": ("group", 2),
@@ -83,8 +86,7 @@ class OpenCL(Backend):
     def default_module(self, canonical):
         from evaluator.baselines import dlight_default
 
-        if _is_graph(canonical):
-            raise ValueError(GRAPH_REASON)
+        # a model graph too: dlight schedules each of its fused PrimFuncs
         return dlight_default.schedule(canonical, self.target())
 
     def default_signature(self, canonical):
@@ -94,11 +96,16 @@ class OpenCL(Backend):
         return {**dlight_default.signature(), "artifact": [ocl.FORMAT, ocl.VERSION]}
 
     def default_layers(self, sch, func_name: str = "main") -> dict:
-        raise ValueError(GRAPH_REASON)  # only model graphs ask for default layers
+        # A model-graph function a trace does not name gets dlight, which is no list of
+        # layered-trace steps: ``build`` applies it to every function left without thread bindings.
+        return {}
 
     # --- build half --------------------------------------------------------------------------
     def build(self, mod, path: str) -> None:
+        if _is_graph(mod):
+            mod = _schedule_unbound(mod, self.target())
         doc = lower_to_artifact(mod, self.target())
+        ocl.parse_artifact(json.dumps(doc))  # the run half's limits (launches, workspace) hold now
         _compile_check(doc)
         _write(doc, path)
 
@@ -122,8 +129,7 @@ class OpenCL(Backend):
         return ocl.runtime().device
 
     def load(self, path: str, graph: bool) -> Kernel:
-        if graph:
-            raise ValueError(GRAPH_REASON)
+        # a model graph's artifact is a launch plan like any other: the kernel writes the outputs given
         with open(path, encoding="utf-8") as f:
             doc = ocl.parse_artifact(f.read())
         return ocl.ClKernel(ocl.runtime(), doc)
@@ -145,15 +151,37 @@ def _is_graph(mod) -> bool:
 
 # --- TVM → artifact --------------------------------------------------------------------------
 
+@dataclass
+class _Lowered:
+    """One PrimFunc lowered: its kernel launches in order, arguments named by the function's
+    own buffers (its parameters, or the global buffers its host part allocates)."""
+
+    params: list[dict]
+    workspace: list[dict]
+    kernels: list[dict]
+
+
 def lower_to_artifact(mod, target: dict) -> dict:
-    """Lower a scheduled single-PrimFunc module to OpenCL C plus its launches, in order."""
+    """Lower a scheduled module to OpenCL C plus its launches, in order: a single-PrimFunc module
+    (L1/L2) or a model graph (L3) whose Relax ``main`` becomes a launch plan."""
+    if _is_graph(mod):
+        return _graph_artifact(mod, target)
+    source, lowered = _lower_functions({"main": mod["main"]}, target)
+    main = lowered["main"]
+    return {"format": ocl.FORMAT, "version": ocl.VERSION, "source": source,
+            "params": main.params, "workspace": main.workspace, "kernels": main.kernels}
+
+
+def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered]]:
+    """Lower PrimFuncs together with TVM's default TIR pipeline: one OpenCL C source holding
+    every kernel, and each function's launches read off its host part."""
     import tvm
     from tvm.tirx.build import codegen_build, split_host_device_mods
 
-    if _is_graph(mod):
-        raise ValueError(GRAPH_REASON)
-    func = mod["main"]
-    params = [{"name": p.name, "shape": [int(d) for d in p.shape], "dtype": str(p.dtype)} for p in func.params]
+    single = list(funcs) == ["main"]  # errors about a graph's function name the function
+    where = (lambda name: "") if single else (lambda name: f"function {name!r}: ")
+    funcs = {name: _distinct_param_names(f) for name, f in funcs.items()}
+    mod = tvm.IRModule({name: f.with_attr("global_symbol", name) for name, f in funcs.items()})
     tgt = tvm.target.Target(target)
     pipeline, _, finalize_device = tvm.tirx.get_default_tir_pipeline(tgt)
     lowered = pipeline(tvm.tirx.transform.BindTarget(tgt)(mod))
@@ -164,18 +192,41 @@ def lower_to_artifact(mod, target: dict) -> dict:
     (dev_target, dev_mod), = devices.items()
     dev_mod = finalize_device()(dev_mod)
     source = codegen_build(dev_mod, dev_target).inspect_source()
-    calls, workspace = _host_launches(host["main"])
-    known = {p["name"] for p in params} | {w["name"] for w in workspace}
-    kernels = []
-    for name, args, launch_params, extents in calls:
-        device_func = dev_mod[name]
-        kernel_params = list(device_func.params)
-        if len(kernel_params) != len(args):
-            raise ValueError(f"kernel {name}: {len(args)} arguments for {len(kernel_params)} parameters")
-        kernels.append({"name": name, "args": [_kernel_arg(name, p, a, known) for p, a in zip(kernel_params, args)],
-                        **_launch_sizes(name, launch_params, extents)})
-    return {"format": ocl.FORMAT, "version": ocl.VERSION, "source": source,
-            "params": params, "workspace": workspace, "kernels": kernels}
+    out = {}
+    for name, func in funcs.items():
+        params = [{"name": p.name, "shape": [_const(d, f"the size of {p.name!r}") for d in p.shape],
+                   "dtype": str(p.dtype)} for p in func.params]
+        try:
+            calls, workspace = _host_launches(host[name])
+        except ValueError as e:
+            raise ValueError(f"{where(name)}{e}") from None
+        known = {p["name"] for p in params} | {w["name"] for w in workspace}
+        kernels = []
+        for kname, args, launch_params, extents in calls:
+            kernel_params = list(dev_mod[kname].params)
+            if len(kernel_params) != len(args):
+                raise ValueError(f"kernel {kname}: {len(args)} arguments for {len(kernel_params)} parameters")
+            kernels.append({"name": kname,
+                            "args": [_kernel_arg(kname, p, a, known) for p, a in zip(kernel_params, args)],
+                            **_launch_sizes(kname, launch_params, extents)})
+        out[name] = _Lowered(params, workspace, kernels)
+    return source, out
+
+
+def _distinct_param_names(func):
+    """``func`` with a name of its own for every parameter. Kernel arguments are mapped to
+    buffers by name, and TVM names some alike (split's outputs are all ``T_split_sections``);
+    printing and parsing the function back gives each its own (the printer's ``_1``)."""
+    import tvm
+
+    names = [p.name for p in func.params]
+    if len(set(names)) == len(names):
+        return func
+    func = tvm.script.from_source(func.script())
+    names = [p.name for p in func.params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"parameters of one name cannot be told apart by their kernels: {names}")
+    return func
 
 
 def _host_launches(host_func):
@@ -251,6 +302,204 @@ def _launch_sizes(kernel: str, launch_params: list[str], extents: list) -> dict:
         used = max(used, dim + 1)
     used = max(used, 1)
     return {"global": [g * lo for g, lo in zip(group[:used], local[:used])], "local": local[:used]}
+
+
+# --- model graphs: the Relax main as a launch plan -------------------------------------------
+
+@dataclass
+class _Call:
+    func: str
+    tensors: list[str]  # graph tensors bound to the function's parameters: its inputs, then outputs
+
+
+@dataclass
+class _Plan:
+    inputs: list[dict]  # main's parameters: the data, then the weights (the harness's inputs)
+    outputs: list[str]  # what main returns, in order
+    tensors: dict[str, dict] = field(default_factory=dict)  # every graph tensor by name
+    calls: list[_Call] = field(default_factory=list)
+
+
+def _graph_artifact(mod, target: dict) -> dict:
+    """A model graph as one artifact: every fused PrimFunc ``main`` calls, lowered together, and
+    the launches of each ``call_tir`` in binding order, their buffers renamed to graph tensors.
+    Intermediate tensors become workspace buffers, allocated once when the artifact is loaded."""
+    plan = _graph_plan(mod["main"])
+    funcs = {c.func: mod[c.func] for c in plan.calls}
+    source, lowered = _lower_functions(funcs, target)
+    taken = set(plan.tensors)
+    workspace = [plan.tensors[n] for n in plan.tensors
+                 if n not in plan.outputs and n not in {t["name"] for t in plan.inputs}]
+    scratch: dict[str, dict[str, str]] = {}  # a function's own buffers, shared by its calls
+    for name, low in lowered.items():
+        scratch[name] = {}
+        for w in low.workspace:
+            graph_name = _fresh(f"{name}.{w['name']}", taken)
+            scratch[name][w["name"]] = graph_name
+            workspace.append({**w, "name": graph_name})
+    kernels = []
+    for call in plan.calls:
+        low = lowered[call.func]
+        if len(low.params) != len(call.tensors):
+            raise ValueError(f"call_tir of {call.func!r} passes {len(call.tensors)} tensors (inputs and "
+                             f"outputs) to a function of {len(low.params)} parameters")
+        names = dict(scratch[call.func])
+        for p, t in zip(low.params, call.tensors):
+            have = plan.tensors[t]
+            if p["shape"] != have["shape"] or p["dtype"] != have["dtype"]:
+                raise ValueError(f"call_tir of {call.func!r}: parameter {p['name']!r} is "
+                                 f"{p['dtype']}{p['shape']} but the graph passes {t!r}, "
+                                 f"{have['dtype']}{have['shape']}")
+            names[p["name"]] = t
+        for k in low.kernels:
+            kernels.append({**k, "args": [{"buffer": names[a["buffer"]]} if "buffer" in a else a
+                                          for a in k["args"]]})
+    return {"format": ocl.FORMAT, "version": ocl.VERSION, "source": source,
+            "params": plan.inputs + [plan.tensors[n] for n in plan.outputs],
+            "workspace": workspace, "kernels": kernels}
+
+
+def _graph_plan(main) -> _Plan:
+    """Walk a Relax ``main`` that is a straight line of ``call_tir`` bindings (what the suite's
+    legalize-and-fuse passes produce); anything else is refused, naming it."""
+    import tvm
+    from tvm import relax
+
+    plan = _Plan(inputs=[], outputs=[])
+    taken: set[str] = set()
+    env: dict = {}  # Relax variable → graph tensor name, or a tuple of them
+
+    def tensor(name: str, ty, what: str) -> str:
+        if not isinstance(ty, relax.TensorType) or ty.shape is None:
+            raise ValueError(f"{what} is {ty}, not a tensor of known shape; the opencl backend runs "
+                             "graphs of static-shape tensors")
+        name = _fresh(name, taken)
+        shape = [_const(d, f"the shape of {what}") for d in ty.shape.values]
+        plan.tensors[name] = {"name": name, "shape": shape, "dtype": str(ty.dtype)}
+        return name
+
+    def single(expr, what: str) -> str:
+        got = value(expr)
+        if not isinstance(got, str):
+            raise ValueError(f"{what} is a tuple; a kernel argument must be one tensor")
+        return got
+
+    def value(expr, hint: str = "t"):
+        if isinstance(expr, relax.Var):
+            if expr not in env:
+                raise ValueError(f"variable {expr.name!r} is used before it is bound")
+            return env[expr]
+        if isinstance(expr, relax.Tuple):
+            return tuple(value(f) for f in expr.fields)
+        if isinstance(expr, relax.TupleGetItem):
+            whole = value(expr.tuple_value)
+            if not isinstance(whole, tuple):
+                raise ValueError(f"item {expr.index} is taken of a tensor, not of a tuple")
+            return whole[expr.index]
+        if isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == "relax.call_tir":
+            func = expr.args[0].name_hint
+            if len(expr.args) > 2:
+                raise ValueError(f"call_tir of {func!r} passes symbolic shape values; the opencl backend "
+                                 "runs graphs of static shapes")
+            ins = [single(a, f"argument {i} of call_tir {func!r}") for i, a in enumerate(expr.args[1].fields)]
+            out_ty = expr.ty_args[0]
+            if isinstance(out_ty, relax.TupleType):
+                outs = [tensor(f"{hint}.{i}", ty, f"output {i} of {func!r}")
+                        for i, ty in enumerate(out_ty.fields)]
+            else:
+                outs = [tensor(hint, out_ty, f"the output of {func!r}")]
+            plan.calls.append(_Call(func, ins + outs))
+            return tuple(outs) if isinstance(out_ty, relax.TupleType) else outs[0]
+        raise ValueError(f"the model's main contains {_describe(expr)}, which the opencl backend does not "
+                         "run: its launch plan takes call_tir of fused PrimFuncs, tuples and their items")
+
+    for p in main.params:
+        plan.inputs.append(plan.tensors[tensor(p.name, p.ty, f"parameter {p.name!r}")])
+        env[p] = plan.inputs[-1]["name"]
+    body = main.body
+    if not isinstance(body, relax.SeqExpr):
+        raise ValueError(f"the model's main body is {_describe(body)}, not a sequence of bindings")
+    for block in body.blocks:
+        for b in block.bindings:
+            if not isinstance(b, relax.VarBinding):
+                raise ValueError(f"the model's main contains {type(b).__name__} (of {b.var.name!r}), which "
+                                 "the opencl backend does not run")
+            env[b.var] = value(b.value, b.var.name)
+    result = value(body.body)
+    outputs = list(result) if isinstance(result, tuple) else [result]
+    if any(isinstance(o, tuple) for o in outputs):
+        raise ValueError("the model returns a nested tuple; the opencl backend takes a tensor or a "
+                         "flat tuple")
+    inputs = {t["name"] for t in plan.inputs}
+    for o in outputs:
+        if o in inputs:
+            raise ValueError(f"the model returns its input {o!r} unchanged; the opencl backend needs every "
+                             "output written by a kernel")
+    if len(set(outputs)) != len(outputs):
+        raise ValueError("the model returns the same tensor twice")
+    plan.outputs = outputs
+    return plan
+
+
+def _describe(expr) -> str:
+    """A Relax expression in words, for an error: the op a call makes, or the kind of node."""
+    import tvm
+    from tvm import relax
+
+    if isinstance(expr, relax.Call):
+        op = expr.op
+        if isinstance(op, tvm.ir.Op):
+            return f"a call to {op.name}"
+        if isinstance(op, relax.ExternFunc):
+            return f"a call to the packed function {op.global_symbol!r}"
+        if isinstance(op, tvm.ir.GlobalVar):
+            return f"a call to function {op.name_hint!r}"
+        return "a call"
+    if isinstance(expr, relax.If):
+        return "control flow (R.If)"
+    if isinstance(expr, tvm.ir.Constant):
+        return "a constant tensor"
+    return f"a {type(expr).__name__}"
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_2``, ``name_3`` … when taken; recorded as taken."""
+    out, i = name, 1
+    while out in taken:
+        i += 1
+        out = f"{name}_{i}"
+    taken.add(out)
+    return out
+
+
+def _schedule_unbound(mod, target: dict):
+    """TVM's default GPU schedules (dlight) for every fused function that binds no loop to a
+    thread: the functions a layered trace leaves to the defaults (dlight's primitives are no
+    layered-trace steps, so they are applied here, after the trace)."""
+    import tvm
+    from tvm import tirx
+
+    from evaluator.baselines import dlight_default
+
+    unbound = {gv: f for gv, f in mod.functions.items()
+               if isinstance(f, tirx.PrimFunc) and not _binds_threads(f)}
+    if not unbound:
+        return mod
+    scheduled = dlight_default.schedule(tvm.IRModule(unbound), target)
+    out = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
+    for gv, f in scheduled.functions.items():
+        out.update_func(out.get_global_var(gv.name_hint), f)
+    return out
+
+
+def _binds_threads(func) -> bool:
+    import tvm_ffi
+    from tvm import tirx
+
+    found = []
+    tvm_ffi.structural_walk(func.body, lambda n: found.append(1) if isinstance(n, tirx.For)
+                            and n.kind == tirx.ForKind.THREAD_BINDING else None, order="pre")
+    return bool(found)
 
 
 # --- compiling at build time -----------------------------------------------------------------

@@ -10,6 +10,10 @@ codegen or from a raw ``opencl-source`` entry) holding everything needed to laun
      "kernels": [{"name", "args": [{"buffer": name} | {"scalar": v, "dtype": d}],
                   "global": [..], "local": [..] | null}, ...]}   # in launch order
 
+A model graph (L3) is the same document: its kernels are the launch plan of every fused function
+in binding order, ``params`` are the graph's inputs (data, then weights) and outputs, and
+``workspace`` holds its intermediate tensors.
+
 The build step runs submitted code, so the artifact is checked like any other untrusted input.
 """
 
@@ -29,7 +33,7 @@ from evaluator.backends.base import BackendUnavailable, Kernel
 FORMAT = "edgekernelbench/opencl-artifact"
 VERSION = 1
 DEVICE_ENV = "EKB_OPENCL_DEVICE"  # substring of "platform: device" picking the device
-MAX_KERNELS = 64
+MAX_KERNELS = 512  # launches per call: a model graph's plan is one per fused kernel
 MAX_ARTIFACT_CHARS = 8_000_000
 MAX_WORKSPACE_BYTES = 1 << 30
 MAX_WORK_ITEMS = 1 << 32  # per launch, all dimensions together

@@ -373,12 +373,47 @@ def gpu_row_reduce(block, rows=64, kv=8):
          {"op":"split","loop":"k","factors":[None,kv],"into":["k0","k1"]},{"op":"unroll","loop":"k1"}]
     return doc([], S, [])
 
+def gpu_depthwise_conv_bn_relu(tx=64):
+    """One work-item per output: the padding and the BN/ReLU chain are inlined, the 3x3 taps
+    unrolled and the sum kept in a register (dlight's fallback launches 256 work-items for
+    every output of this depthwise conv)."""
+    C = [{"op":"compute_inline","block":b} for b in ("pad_temp","T_add","T_subtract","T_multiply","T_add1")]
+    S = [{"op":"get_loops","block":"group_conv2d_nchw","into":["n","f","y","x","rc","ry","rx"]},
+         {"op":"fuse","loops":["n","f","y","x"],"into":"s"},
+         {"op":"split","loop":"s","factors":[None,tx],"into":["bx","tx"]},
+         {"op":"bind","loop":"bx","thread":"blockIdx.x"},{"op":"bind","loop":"tx","thread":"threadIdx.x"},
+         {"op":"unroll","loop":"ry"},{"op":"unroll","loop":"rx"}]
+    M = [{"op":"reverse_compute_at","block":"compute","loop":"tx"},
+         {"op":"set_scope","block":"group_conv2d_nchw","buffer_index":0,"scope":"local"}]
+    return {"compute": C, "schedule": S, "memory": M}
+
+def gpu_transpose(block="T_transpose", tx=64):
+    """One work-item per element over the flattened output, tx per work-group (dlight's
+    16 x 8 tiles cost more than the copy on a CPU device)."""
+    S = [{"op":"get_loops","block":block,"into":["a","b"]},
+         {"op":"fuse","loops":["a","b"],"into":"s"},
+         {"op":"split","loop":"s","factors":[None,tx],"into":["bx","tx"]},
+         {"op":"bind","loop":"bx","thread":"blockIdx.x"},{"op":"bind","loop":"tx","thread":"threadIdx.x"}]
+    return {"compute": [], "schedule": S, "memory": []}
+
+# Model graphs: only the named functions are scheduled here; opencl gives every other fused
+# function TVM's default GPU schedule (dlight).
+def gpu_ds_cnn():
+    return {"format":"layered-trace","version":1,
+            "functions":{"fused_conv2d1_add_subtract_multiply_add_relu": gpu_depthwise_conv_bn_relu()}}
+
+def gpu_anomaly_autoencoder():
+    return {"format":"layered-trace","version":1,
+            "functions":{f: gpu_transpose() for f in ("transpose","transpose1","transpose2","transpose3","transpose4")}}
+
 OPENCL_ENTRIES = {
     'matmul/matmul@m256n256k256': lambda: gpu_matmul("T_matmul", ty=2, tx=16),
     'matmul/matmul@m128n512k128': lambda: gpu_matmul("T_matmul", ty=4, tx=8),
     'batch-matmul/batch-matmul@b12m128n128k64': lambda: gpu_matmul("T_batch_matmul_NN", ty=2, tx=16, batch=True),
     'softmax/softmax@m256n512': lambda: gpu_softmax_rows(16),
     'reduction/sum-lastaxis@m512n1024': lambda: gpu_row_reduce("T_sum", 64, 8),
+    'model/ds-cnn-kws@n1h49w10': gpu_ds_cnn,
+    'model/anomaly-autoencoder@b1': gpu_anomaly_autoencoder,
 }
 
 def fname(wid, backend='cpu-llvm'):
@@ -411,8 +446,9 @@ DESCRIPTION = ("Hand-written layered-trace schedules for cpu-llvm that beat the 
                "fused bias+ReLU; single-pass softmax (exp computed once); and two L3 model graphs "
                "whose small kernels run serially, vectorised, with tiled weight transposes. "
                "For opencl (GPU-style, bound to blocks and threads; measured on PoCL): matmuls with "
-               "a per-work-item register tile, softmax and row sums with one work-item per row. "
-               "Model graphs (L3) have no opencl entry: they cannot run on opencl. "
+               "a per-work-item register tile, softmax and row sums with one work-item per row; "
+               "in the two model graphs one work-item per output for the depthwise convs and the "
+               "weight transposes, the other fused functions left to dlight. "
                "generate.py rebuilds the schedules.")
 
 if __name__ == '__main__':
