@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from django.conf import settings
+
 from evaluator import scoring, suite
 from portal.models import Result, Submission
 
@@ -33,7 +35,7 @@ class Row:
 
 
 def board_tasks(level: str | None = None, domain: str | None = None) -> list:
-    return [w for w in suite.workloads()
+    return [w for w in suite.served(settings.EKB_TASKS)
             if (not level or w.level == level) and (not domain or domain in w.domains)]
 
 

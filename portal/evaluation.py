@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -48,7 +49,7 @@ def evaluate_backend(submission_id: int, backend: str) -> None:
         entries = {e.workload: e for e in bundle.entries if e.backend == backend}
         pipe = Pipeline(backend)
         done = set(Result.objects.filter(submission=sub, backend=backend).values_list("workload", flat=True))
-        for w in suite.workloads():
+        for w in suite.served(settings.EKB_TASKS):
             if w.id in done:
                 continue
             if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
@@ -71,7 +72,7 @@ def finish_if_complete(submission_id: int) -> None:
         if sub.is_done:
             return
         results = list(Result.objects.filter(submission=sub))
-        expected = {(w.id, b) for w in suite.workloads() for b in sub.backends}
+        expected = {(w.id, b) for w in suite.served(settings.EKB_TASKS) for b in sub.backends}
         have = {(r.workload, r.backend) for r in results}
         if not expected <= have:
             return

@@ -136,6 +136,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_IGNORE_RESULT = True
 
 EKB_BACKENDS = [b for b in os.environ.get("EKB_BACKENDS", "cpu-llvm").split(",") if b]
+# The public workloads this deployment evaluates and ranks: every one when empty, else
+# comma-separated globs over workload ids and/or "sample:N" (evaluator.suite.served); the demo
+# serves a representative subset so that evaluating the examples takes minutes, not an hour.
+EKB_TASKS = os.environ.get("EKB_TASKS", "")
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _flag("EKB_SECURE_COOKIES", default=not EMBEDDED)
