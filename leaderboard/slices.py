@@ -52,7 +52,14 @@ class Slice:
 
 
 def track_tasks(track: str) -> list:
-    return suite.workloads(include_hidden=(track == "verified"))
+    """The workloads a track evaluates and ranks: the public ones this deployment serves
+    (``EKB_TASKS``), and on the verified track every hidden workload too."""
+    from django.conf import settings
+
+    public = suite.served(settings.EKB_TASKS)
+    if track != "verified":
+        return public
+    return public + [w for w in suite.workloads(include_hidden=True) if w.hidden]
 
 
 @functools.cache

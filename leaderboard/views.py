@@ -16,7 +16,7 @@ from leaderboard import plots
 from leaderboard.models import BackendPeak, BaselineSample, Board
 from leaderboard.ranking import (BASELINES, FAST_P, SORTS, TRACKS, VIEWS, BoardQuery, ranked_filter, board,
                                  boards, parse_query)
-from leaderboard.slices import choices
+from leaderboard.slices import choices, track_tasks
 from portal.models import Result, Submission
 
 PAGE_SIZE = 100
@@ -190,7 +190,7 @@ def compare_page(request: HttpRequest, pk: int) -> HttpResponse:
             others = {r.workload: r for r in other_sub.results.filter(backend=backend, track="public", hidden=False)}
             other_label = other_sub.name
     rows = []
-    for w in suite.workloads():
+    for w in track_tasks("public"):
         a = mine.get(w.id)
         a_ok = a is not None and a.status == "correct"
         a_s = (a.record.get("speedup") or {}) if a else {}

@@ -76,7 +76,9 @@ class TaskViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=TaskSerializer(many=True))
     def list(self, request: Request) -> Response:
-        return Response([w.describe() | {"workload": w.id} for w in suite.workloads()])
+        from django.conf import settings
+
+        return Response([w.describe() | {"workload": w.id} for w in suite.served(settings.EKB_TASKS)])
 
 
 class BackendsView(APIView):

@@ -21,6 +21,7 @@ from evaluator.formats.bundle import load_bundle
 from evaluator.harness.protocol import Protocol
 from evaluator.pipeline import Candidate, Pipeline
 from leaderboard import aggregates
+from leaderboard.slices import track_tasks
 from portal.models import Result, Submission
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
     Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
     Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
     try:
-        _run(sub, backend, Result.PUBLIC, suite.workloads(), Pipeline(backend))
+        _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), Pipeline(backend))
     except _Cancelled:
         return
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
@@ -110,7 +111,7 @@ def _verify_backend(submission_id: int, backend: str) -> None:
     try:
         n = len(Protocol().seeds)
         pipe = Pipeline(backend, seeds=verification_seeds(sub.pk, backend, n))
-        _run(sub, backend, Result.VERIFIED, suite.workloads(include_hidden=True), pipe)
+        _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe)
     except _Cancelled:
         return
     except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
@@ -119,7 +120,7 @@ def _verify_backend(submission_id: int, backend: str) -> None:
         return
     with transaction.atomic():
         sub = Submission.objects.select_for_update().get(pk=submission_id)
-        expected = {(w.id, b) for w in suite.workloads(include_hidden=True) for b in sub.backends}
+        expected = {(w.id, b) for w in track_tasks(Result.VERIFIED) for b in sub.backends}
         have = set(Result.objects.filter(submission=sub, track=Result.VERIFIED).values_list("workload", "backend"))
         if expected <= have and sub.verification != V.FINISHED:
             sub.verification, sub.verified_at = V.FINISHED, timezone.now()
@@ -132,7 +133,7 @@ def finish_if_complete(submission_id: int) -> None:
         if sub.is_done:
             return
         results = list(Result.objects.filter(submission=sub, track=Result.PUBLIC))
-        expected = {(w.id, b) for w in suite.workloads() for b in sub.backends}
+        expected = {(w.id, b) for w in track_tasks(Result.PUBLIC) for b in sub.backends}
         have = {(r.workload, r.backend) for r in results}
         if not expected <= have:
             return

@@ -76,6 +76,8 @@ class TaskSerializer(serializers.Serializer):
     bytes = serializers.IntegerField()
     vendor = serializers.BooleanField()
     summary = serializers.CharField()
+    layers = serializers.ListField(child=serializers.DictField(), required=False,
+                                   help_text="model graphs (L3): the L1/L2 workloads they are made of, with counts")
 
 
 class BackendWorkerSerializer(serializers.Serializer):

@@ -141,6 +141,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_IGNORE_RESULT = True
 
 EKB_BACKENDS = [b for b in os.environ.get("EKB_BACKENDS", "cpu-llvm").split(",") if b]
+# The public workloads this deployment evaluates and ranks: every one when empty, else
+# comma-separated globs over workload ids and/or "sample:N" (evaluator.suite.served); the demo
+# serves a representative subset so that evaluating the examples takes minutes, not an hour.
+EKB_TASKS = os.environ.get("EKB_TASKS", "")
 # Verified runs derive their secret input seeds from this (default: the SECRET_KEY).
 EKB_VERIFY_SECRET = os.environ.get("EKB_VERIFY_SECRET", "")
 

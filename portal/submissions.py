@@ -71,7 +71,7 @@ def create_submission(owner, upload, *, name: str = "", description: str = "", p
         sub = Submission(owner=owner, name=(name or bundle.name)[:64],
                          description=description or bundle.description or "", public=public,
                          backends=chosen, bundle_sha256=sha,
-                         tasks_total=len(suite.workloads()) * len(chosen))
+                         tasks_total=len(suite.served(settings.EKB_TASKS)) * len(chosen))
         sub.bundle.save(f"{sha[:16]}{suffix}", ContentFile(data), save=False)
         sub.save()
         if enqueue:

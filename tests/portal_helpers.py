@@ -350,15 +350,23 @@ def add_result(sub, workload, status: str, speedup: float | None = None, *, vend
         created_at=created_at or timezone.now(), track=track)
 
 
+def served_tasks() -> list:
+    """The public tasks the portal under test serves (settings.EKB_TASKS, see conftest)."""
+    from django.conf import settings
+
+    from evaluator import suite
+
+    return suite.served(settings.EKB_TASKS)
+
+
 def make_submission(owner, name: str, *, state: str = "finished", public: bool = True,
                     backends: tuple[str, ...] = (BACKEND,), created_at=None):
     from django.utils import timezone
 
-    from evaluator import suite
     from portal.models import Submission
 
     return Submission.objects.create(owner=owner, name=name, state=state, public=public, backends=list(backends),
-                                     tasks_total=len(suite.workloads()) * len(backends),
+                                     tasks_total=len(served_tasks()) * len(backends),
                                      created_at=created_at or timezone.now())
 
 
@@ -388,7 +396,7 @@ def seed_leaderboard() -> Board:
     from evaluator import suite
 
     now = timezone.now()
-    tasks = suite.workloads()
+    tasks = served_tasks()
     hidden = next(w for w in suite.workloads(include_hidden=True) if w.hidden)
     owners = {u: make_user(u) for u in ("alice", "bob", "carol", "dave", "erin", "frank")}
 

@@ -14,7 +14,7 @@ import pytest
 
 from portal_helpers import (BACKEND, EXAMPLES, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, broker, bundle_zip,  # noqa: F401
                             fresh_throttle_cache, isolated_media, make_user, manifest, media_files, queued_jobs, token_client,
-                            upload, upload_temp_files, zip_bytes)
+                            served_tasks, upload, upload_temp_files, zip_bytes)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -67,7 +67,6 @@ def test_upload_with_token_is_stored_enqueued_on_redis_and_evaluated(broker, dja
 
     from portal.evaluation import evaluate_backend
     from portal.models import Submission
-    from evaluator import suite
 
     alice = make_user("alice")
     data = bundle_zip(RELU_DEFAULT, name="relu-rules")
@@ -81,7 +80,7 @@ def test_upload_with_token_is_stored_enqueued_on_redis_and_evaluated(broker, dja
     assert body["owner"] == "alice"
     assert body["public"] is True  # omitted in the multipart form: the documented default
     assert body["backends"] == [BACKEND]
-    n_public = len(suite.workloads())
+    n_public = len(served_tasks())
     assert body["progress"] == {"done": 0, "total": n_public}
 
     # The row, the stored archive (byte for byte, under MEDIA_ROOT) and one job on the real broker.
@@ -105,7 +104,7 @@ def test_upload_with_token_is_stored_enqueued_on_redis_and_evaluated(broker, dja
     assert detail["state"] == "finished", detail["error"]
     assert detail["progress"] == {"done": n_public, "total": n_public}
     results = {r["workload"]: r for r in detail["results"]}
-    assert set(results) == {w.id for w in suite.workloads()}
+    assert set(results) == {w.id for w in served_tasks()}
     relu = results[RELU_DEFAULT.workload]
     assert relu["status"] == "correct", relu["reason"]
     assert relu["backend"] == BACKEND

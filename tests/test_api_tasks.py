@@ -13,7 +13,9 @@ def api():
     return APIClient()
 
 
-def test_tasks_lists_every_public_workload_and_no_hidden_one(api):
+def test_tasks_lists_every_served_workload_and_no_hidden_one(api):
+    from django.conf import settings
+
     from evaluator import suite
 
     resp = api.get("/api/v1/tasks/")
@@ -23,16 +25,16 @@ def test_tasks_lists_every_public_workload_and_no_hidden_one(api):
     assert len(listed) == len(set(listed))
 
     everything = suite.workloads(include_hidden=True)
-    public = {w.id for w in everything if not w.hidden}
+    served = suite.served(settings.EKB_TASKS)  # the deployment's selection (tests: see conftest)
     hidden = {w.id for w in everything if w.hidden}
     assert hidden, "the suite is expected to hold hidden workloads"
-    assert set(listed) == public
+    assert set(listed) == {w.id for w in served}
     assert not set(listed) & hidden
     assert all(t["hidden"] is False for t in tasks)
 
     # Each row describes its workload as the suite does.
     by_id = {t["workload"]: t for t in tasks}
-    for w in suite.workloads():
+    for w in served:
         row = by_id[w.id]
         assert (row["level"], row["family"], row["dtype"]) == (w.level, w.family, w.dtype)
         assert row["domains"] == list(w.domains)

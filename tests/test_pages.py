@@ -7,7 +7,7 @@ import html
 import pytest
 
 from portal_helpers import (RELU_DEFAULT, bundle_zip, isolated_media, make_user,  # noqa: F401
-                            manifest, media_files, seed_leaderboard, upload, zip_bytes)
+                            manifest, media_files, seed_leaderboard, served_tasks, upload, zip_bytes)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("isolated_media")]
 
@@ -106,7 +106,7 @@ def test_submission_page_shows_results_and_hides_private_ones(client):
     page = _text(client.get(f"/submissions/{beta.pk}/"))
     assert "beta" in page and "by bob" in page
     assert "Failures: 3 wrong_result" in page
-    assert suite.workloads()[0].id in page
+    assert served_tasks()[0].id in page
     hidden = [w.id for w in suite.workloads(include_hidden=True) if w.hidden]
     assert not any(h in page for h in hidden)  # a hidden workload's result is never shown
 

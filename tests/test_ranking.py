@@ -7,15 +7,13 @@ import math
 
 import pytest
 
-from portal_helpers import BACKEND, seed_leaderboard
+from portal_helpers import BACKEND, seed_leaderboard, served_tasks
 
 pytestmark = pytest.mark.django_db
 
 
 def _tasks(level=None, domain=None):
-    from evaluator import suite
-
-    return [w for w in suite.workloads() if (not level or w.level == level) and (not domain or domain in w.domains)]
+    return [w for w in served_tasks() if (not level or w.level == level) and (not domain or domain in w.domains)]
 
 
 def _expected(outcome: dict, tasks) -> dict:

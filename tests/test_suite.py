@@ -1,33 +1,56 @@
-"""The task suite: size/coverage minimums, and every workload's canonical IR, unscheduled, matches
-its independent NumPy reference (and the vendor call matches too)."""
+"""The task suite: size and coverage minimums, ids and domains, references that are independent of
+TVM and distinct from each other, every pattern's canonical IR (unscheduled) matching its
+reference, and the model graphs' layer decompositions and published sizes.
 
+The tvm-default build of the workloads is checked on a deterministic sample in
+``test_tvm_default.py`` and on all of them by ``bench/suite_sweep.py``.
+"""
+
+import itertools
 import re
+import sys
+import types
+from collections import defaultdict
 
 import numpy as np
 import pytest
 
 from evaluator import suite
+from evaluator.harness.check import _mismatch
 from evaluator.suite.base import GraphPattern
 from evaluator.suite.inputs import generate
 
 ALL = suite.workloads(include_hidden=True)
 IDS = [w.id for w in ALL]
-TOL = dict(atol=1e-4, rtol=1e-4)
+
+
+def _cheapest(p):
+    """A pattern's cheapest public workload (by bytes moved): the one the per-pattern checks use."""
+    return min((suite.get_workload(f"{p.id}@{s.tag}") for s in p.workloads if not s.hidden),
+               key=lambda w: (w.bytes, w.flops))
+
+
+PATTERN_IDS = [p.id for p in suite.patterns()]
 
 
 def test_summary_minimums():
     s = suite.summary()
-    assert s["patterns"] >= 24
-    assert s["workloads"] >= 40
-    assert set(s["levels"]) == {"L1", "L2", "L3"}
-    assert len(s["domains"]) >= 4
-    assert 0 < s["hidden"] < s["workloads"]
+    levels = defaultdict(int)
+    for p in suite.patterns():
+        levels[p.level] += 1
+    assert s["patterns"] >= 331
+    assert s["workloads"] >= 650
+    assert levels["L2"] >= 40 and levels["L3"] >= 8, dict(levels)
+    assert set(s["domains"]) == set(suite.DOMAINS)
+    assert s["hidden"] >= 0.15 * s["workloads"], (s["hidden"], s["workloads"])
+    assert s["hidden"] < s["workloads"]
 
 
 def test_hidden_excluded_by_default():
     public = suite.workloads()
     assert not any(w.hidden for w in public)
     assert len(public) == len(ALL) - sum(w.hidden for w in ALL)
+    assert suite.summary(include_hidden=False)["workloads"] == len(public)
 
 
 def test_ids_domains_and_public_coverage():
@@ -36,15 +59,90 @@ def test_ids_domains_and_public_coverage():
         assert re.fullmatch(r"[a-z0-9-]+/[a-z0-9-]+@[a-z0-9-]+", w.id), w.id
         assert w.id.startswith(w.family + "/")
         assert len(w.domains) >= 1, w.id
+        assert set(w.domains) <= set(suite.DOMAINS), w.id
     for p in suite.patterns():
         assert any(not spec.hidden for spec in p.workloads), f"{p.id} has only hidden workloads"
 
 
-@pytest.mark.parametrize("wid", IDS)
-def test_counts_positive(wid):
-    w = suite.get_workload(wid)
-    assert w.flops > 0
-    assert w.bytes > 0
+def test_counts_are_sane():
+    for w in ALL:
+        assert w.flops >= 0 and w.bytes > 0, w.id
+        # data movement (layout, gathers) may do no arithmetic; everything else must count some
+        if w.family not in ("layout", "index", "embedding", "resize", "signal", "quant"):
+            assert w.flops > 0, w.id
+
+
+class _NoTVM:
+    """Stands in for every TVM name a suite module imported: any use fails the test."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        raise AssertionError(f"a reference used TVM ({self._name}.{attr})")
+
+    def __call__(self, *a, **k):
+        raise AssertionError(f"a reference used TVM ({self._name}())")
+
+
+def _is_tvm(value) -> bool:
+    mod = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+    return isinstance(mod, str) and (mod == "tvm" or mod.startswith("tvm."))
+
+
+def test_references_are_independent_of_tvm(monkeypatch):
+    """Every reference runs with every TVM name in the suite's modules replaced by a trap."""
+    work = [_cheapest(p) for p in suite.patterns()]
+    outputs = {w.id: w.outputs for w in work}  # output specs come from the compute: take them first
+    for name, module in list(sys.modules.items()):
+        if name.startswith("evaluator.suite"):
+            for attr, value in list(vars(module).items()):
+                if _is_tvm(value):
+                    monkeypatch.setattr(module, attr, _NoTVM(attr))
+    for w in work:
+        got = w.reference(generate(w, 0))
+        assert [g.shape for g in got] == [o.shape for o in outputs[w.id]], w.id
+
+
+def _signature(w):
+    return (tuple((t.shape, t.dtype) for t in w.inputs), tuple((t.shape, t.dtype) for t in w.outputs))
+
+
+def _same(a, b):
+    return all(x.shape == y.shape and np.allclose(x.astype(np.float64), y.astype(np.float64), rtol=1e-6, atol=1e-9,
+                                                  equal_nan=True) for x, y in zip(a, b))
+
+
+def _draws(a, b):
+    """Shared inputs for two patterns: each one's own draw, and the first scaled up (so, e.g., a
+    clamp at 6 is exercised) — floating inputs only; indices stay in range."""
+    first = generate(a, 0)
+    wide = [x * 8 if np.issubdtype(x.dtype, np.floating) else x for x in first]
+    return [first, generate(b, 0), wide]
+
+
+def test_no_two_patterns_compute_the_same_thing():
+    """Patterns whose workloads share an input/output signature must disagree on shared inputs
+    (drawn as either pattern draws them)."""
+    groups = defaultdict(list)
+    for w in ALL:
+        groups[_signature(w)].append(w)
+    compared, dupes = 0, []
+    for ws in groups.values():
+        one_each = {w.pattern.id: w for w in ws}
+        for a, b in itertools.combinations(sorted(one_each.values(), key=lambda w: w.id), 2):
+            agree = []
+            for arrays in _draws(a, b):
+                try:
+                    with np.errstate(all="ignore"):  # e.g. a square root fed another pattern's negatives
+                        agree.append(_same(a.reference(arrays), b.reference(arrays)))
+                except (IndexError, ValueError, FloatingPointError, OverflowError):
+                    agree.append(False)  # one of them cannot even take the other's inputs
+            compared += 1
+            if all(agree):
+                dupes.append((a.pattern.id, b.pattern.id))
+    assert compared > 100  # the suite shares shapes on purpose, so this check has teeth
+    assert not dupes, dupes
 
 
 def _target():
@@ -53,37 +151,88 @@ def _target():
     return tvm.target.Target({"kind": "llvm"})
 
 
-@pytest.mark.parametrize("wid", IDS)
-def test_canonical_matches_reference(wid):
+def _run(w, mod, arrays):
     import tvm
 
-    w = suite.get_workload(wid)
+    dev = tvm.cpu()
+    ex = tvm.compile(mod, target=_target())
+    ins = [tvm.runtime.tensor(a, dev) for a in arrays]
+    if isinstance(w.pattern, GraphPattern):
+        out = tvm.relax.VirtualMachine(ex, dev)["main"](*ins)
+        return [out.numpy()] if hasattr(out, "numpy") else [o.numpy() for o in out]
+    outs = [tvm.runtime.tensor(np.zeros(t.shape, t.dtype), dev) for t in w.outputs]
+    ex["main"](*ins, *outs)
+    return [o.numpy() for o in outs]
+
+
+@pytest.mark.parametrize("pid", PATTERN_IDS)
+def test_canonical_matches_reference(pid):
+    """TVM's build of the canonical compute, unscheduled, against the NumPy reference (and the
+    vendor call against it too), within the protocol's dtype tolerances."""
+    w = _cheapest(next(p for p in suite.patterns() if p.id == pid))
     arrays = generate(w, seed=0)
     assert [a.shape for a in arrays] == [t.shape for t in w.inputs]
     expected = w.reference(arrays)
     assert len(expected) == len(w.outputs)
-
-    dev = tvm.cpu()
-    ex = tvm.compile(w.canonical_module(), target=_target())
-    ins = [tvm.runtime.tensor(a, dev) for a in arrays]
-    if isinstance(w.pattern, GraphPattern):
-        vm = tvm.relax.VirtualMachine(ex, dev)
-        out = vm["main"](*ins)
-        got = [out.numpy()] if hasattr(out, "numpy") else [o.numpy() for o in out]
-    else:
-        outs = [tvm.runtime.tensor(np.zeros(t.shape, t.dtype), dev) for t in w.outputs]
-        ex["main"](*ins, *outs)
-        got = [o.numpy() for o in outs]
-
+    got = _run(w, w.canonical_module(), arrays)
     for g, e, spec in zip(got, expected, w.outputs):
         assert g.shape == spec.shape and str(g.dtype) == spec.dtype
-        assert np.isfinite(e).all()
-        np.testing.assert_allclose(g, e, **TOL, err_msg=f"{wid}: output {spec.name}")
-
+        assert np.isfinite(e.astype(np.float64)).all(), f"{w.id}: reference not finite"
+        assert _mismatch(g, e, spec.dtype) is None, f"{w.id} {spec.name}: {_mismatch(g, e, spec.dtype)}"
     vendor = w.vendor_call()
     if vendor is not None:
         v = vendor(*arrays)
         vs = list(v) if isinstance(v, (list, tuple)) else [v]
         assert len(vs) == len(expected)
-        for g, e in zip(vs, expected):
-            np.testing.assert_allclose(np.asarray(g), e, **TOL, err_msg=f"{wid}: vendor")
+        for g, e, spec in zip(vs, expected, w.outputs):
+            assert _mismatch(np.asarray(g).astype(spec.dtype), e, spec.dtype) is None, f"{w.id}: vendor"
+
+
+def test_models_are_their_layers():
+    """Each model lists the public L1/L2 workloads it is made of; their FLOPs add up to the model's."""
+    for p in suite.patterns():
+        if not isinstance(p, GraphPattern):
+            continue
+        assert p.layers is not None, f"{p.id} does not list its layers"
+        for spec in p.workloads:
+            w = suite.get_workload(f"{p.id}@{spec.tag}")
+            total = 0
+            for wid, count in p.layers(w.params):
+                layer = suite.get_workload(wid)  # raises UnknownWorkload if the layer is not in the suite
+                assert layer.level in ("L1", "L2") and not layer.hidden, wid
+                total += count * layer.flops
+            assert 0.9 <= total / w.flops <= 1.1, (w.id, total, w.flops)
+
+
+def test_ds_cnn_matches_the_published_model():
+    """MLPerf Tiny's DS-CNN: Keras counts 24,908 parameters (23,756 trainable + 1,152 BatchNorm
+    moving statistics) and outputs 12 class probabilities."""
+    w = suite.get_workload("model/ds-cnn-kws@n1h49w10")
+    params = sum(int(np.prod(t.shape)) for t in w.inputs if t.name.startswith("p_"))
+    assert params == 24_908
+    assert [t.shape for t in w.outputs] == [(1, 12)]
+    assert [t.shape for t in w.inputs if not t.name.startswith("p_")] == [(1, 1, 49, 10)]
+
+
+def test_sample_is_deterministic_and_representative():
+    a, b = suite.sample(40), suite.sample(40)
+    assert [w.id for w in a] == [w.id for w in b] and len(a) == 40
+    assert {w.family for w in a} == {p.family for p in suite.patterns()}
+    assert sum(w.level == "L3" for w in a) == 1
+    public = suite.sample(40, include_hidden=False)
+    assert not any(w.hidden for w in public)
+    assert len(suite.sample(60)) == 60
+
+
+def test_served_selects_a_deployments_tasks():
+    assert suite.served("") == suite.workloads()
+    picked = suite.served("sample:10, matmul/matmul@*")
+    ids = [w.id for w in picked]
+    assert len(ids) == len(set(ids))
+    assert {w.id for w in suite.sample(10, include_hidden=False)} <= set(ids)
+    assert {w.id for w in suite.select(["matmul/matmul@*"])} <= set(ids)
+    assert not any(w.hidden for w in picked)
+    order = [w.id for w in suite.workloads()]
+    assert ids == sorted(ids, key=order.index)  # in suite order, whatever the spec's order
+    with pytest.raises(ValueError, match="nothing/here"):
+        suite.served("nothing/here*")

@@ -10,7 +10,7 @@ import pytest
 
 from portal_helpers import (BACKEND, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, RELU_OFF_BY_HALF, broker,  # noqa: F401
                             bundle_zip, fresh_throttle_cache, isolated_media, make_user, token_client, upload,
-                            wait_for, workers)
+                            served_tasks, wait_for, workers)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -20,7 +20,6 @@ def test_uploaded_bundle_is_evaluated_by_a_celery_worker(workers, broker):
     from django.conf import settings
     from rest_framework.test import APIClient
 
-    from evaluator import suite
     from leaderboard.ranking import board
     from portal.models import Result, Submission
 
@@ -39,7 +38,7 @@ def test_uploaded_bundle_is_evaluated_by_a_celery_worker(workers, broker):
     assert "Task portal.evaluate[" in worker.log(1 << 20) and "succeeded" in worker.log(1 << 20)
 
     # One result per public workload, in PostgreSQL.
-    public = {w.id for w in suite.workloads()}
+    public = {w.id for w in served_tasks()}  # the deployment's tasks (settings.EKB_TASKS, see conftest)
     results = {r.workload: r for r in Result.objects.filter(submission=sub)}
     assert Result.objects.filter(submission=sub).count() == len(public) == sub.tasks_total == sub.tasks_done
     assert set(results) == public

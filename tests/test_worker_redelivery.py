@@ -19,7 +19,7 @@ import pytest
 
 from portal_helpers import (BACKEND, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, SOFTMAX_HAND_TUNED,  # noqa: F401
                             SUM_HAND_TUNED, broker, bundle_zip, fresh_throttle_cache, isolated_media, make_user,
-                            token_client, upload, wait_for, workers)
+                            served_tasks, token_client, upload, wait_for, workers)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -31,11 +31,10 @@ REAL = (RELU_DEFAULT, MATMUL_HAND_TUNED, SUM_HAND_TUNED, SOFTMAX_HAND_TUNED)
 def test_job_of_a_killed_worker_is_redelivered_and_finished_once(workers, broker):
     from django.conf import settings
 
-    from evaluator import suite
     from portal.models import Result, Submission
 
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] != VISIBILITY_TIMEOUT_S
-    order = [w.id for w in suite.workloads()]
+    order = [w.id for w in served_tasks()]
     assert order.index(RELU_DEFAULT.workload) < min(order.index(s.workload) for s in REAL[1:])
 
     first = workers.start(EKB_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT_S))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import hashlib
 import importlib
 import pkgutil
 from collections import Counter
@@ -17,7 +18,8 @@ from evaluator.suite.base import DOMAINS, LEVELS, GraphPattern, OpPattern, Patte
 
 __all__ = [
     "DOMAINS", "LEVELS", "GraphPattern", "OpPattern", "Pattern", "Tensor", "Workload",
-    "WorkloadDef", "patterns", "workloads", "get_workload", "select", "summary", "UnknownWorkload",
+    "WorkloadDef", "patterns", "workloads", "get_workload", "select", "sample", "served", "summary",
+    "UnknownWorkload",
 ]
 
 
@@ -89,6 +91,50 @@ def select(globs: list[str] | None, include_hidden: bool = False) -> list[Worklo
     return [w for w in ws if any(fnmatch.fnmatchcase(w.id, g) for g in globs)]
 
 
+def sample(size: int, include_hidden: bool = True, max_graphs: int = 1) -> list[WorkloadDef]:
+    """A deterministic, representative subset: the cheapest workload of every family, then the rest
+    in the order of a hash of their ids, up to ``size``; at most ``max_graphs`` model graphs (they
+    take seconds each to build). The same ``size`` always gives the same workloads."""
+    every = workloads(include_hidden)
+    chosen: dict[str, WorkloadDef] = {}
+    for family in sorted({w.family for w in every}):
+        ws = [w for w in every if w.family == family]
+        chosen_graphs = sum(c.level == "L3" for c in chosen.values())
+        ws = [w for w in ws if w.level != "L3"] or (ws if chosen_graphs < max_graphs else [])
+        if ws and len(chosen) < size:
+            first = min(ws, key=lambda w: (w.bytes, w.flops, w.id))
+            chosen[first.id] = first
+    for w in sorted(every, key=lambda w: hashlib.sha256(w.id.encode()).hexdigest()):
+        if len(chosen) >= size:
+            break
+        if w.level != "L3" or sum(c.level == "L3" for c in chosen.values()) < max_graphs:
+            chosen.setdefault(w.id, w)
+    return list(chosen.values())
+
+
+@functools.lru_cache(maxsize=16)
+def _served(spec: str) -> tuple[WorkloadDef, ...]:
+    items = [s.strip() for s in spec.split(",") if s.strip()]
+    ids: dict[str, WorkloadDef] = {}
+    for item in items:
+        if item.startswith("sample:"):
+            ids.update((w.id, w) for w in sample(int(item.split(":", 1)[1]), include_hidden=False))
+        else:
+            found = select([item])
+            if not found:
+                raise ValueError(f"task selection {item!r} matches no public workload")
+            ids.update((w.id, w) for w in found)
+    order = {w.id: i for i, w in enumerate(workloads())}
+    return tuple(sorted(ids.values(), key=lambda w: order[w.id]))
+
+
+def served(spec: str | None) -> list[WorkloadDef]:
+    """The public workloads a deployment serves: all of them for an empty ``spec``, else the
+    union of its comma-separated items — globs over workload ids, or ``sample:N`` (see
+    :func:`sample`), e.g. ``"sample:32,matmul/*"`` for a quick demo."""
+    return workloads() if not spec else list(_served(spec))
+
+
 def summary(include_hidden: bool = True) -> dict:
     """The stable JSON shape of ``python -m evaluator suite --json``."""
     every = workloads(include_hidden=True)
@@ -100,4 +146,11 @@ def summary(include_hidden: bool = True) -> dict:
         "levels": dict(sorted(Counter(w.level for w in listed).items())),
         "domains": dict(sorted(Counter(d for w in listed for d in w.domains).items())),
         "families": dict(sorted(Counter(w.family for w in listed).items())),
+        # the same breakdowns counted in patterns rather than workloads
+        "pattern_levels": dict(sorted(Counter(p.level for p in _listed_patterns(listed)).items())),
+        "pattern_families": dict(sorted(Counter(p.family for p in _listed_patterns(listed)).items())),
     }
+
+
+def _listed_patterns(listed: list[WorkloadDef]) -> list[Pattern]:
+    return list({w.pattern.id: w.pattern for w in listed}.values())

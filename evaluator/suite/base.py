@@ -1,7 +1,7 @@
 """The benchmark model: patterns (what is computed) and workloads (a pattern at concrete shapes).
 
 A pattern file declares one ``PATTERN`` (an :class:`OpPattern` for L1/L2, a :class:`GraphPattern`
-for L3). Everything the rest of the evaluator needs — canonical IR, input/output specs, FLOP and
+for L3) or a family of them as ``PATTERNS``. Everything the rest of the evaluator needs — canonical IR, input/output specs, FLOP and
 byte counts, the independent NumPy reference, the vendor call — is derived here, so adding a
 pattern never touches the harness.
 """
@@ -26,7 +26,7 @@ DOMAINS = (
 )
 
 # How a random input is drawn. Names rather than callables so workloads stay plain data.
-INITS = ("normal", "uniform", "positive", "randint")
+INITS = ("normal", "uniform", "positive", "randint", "permutation")
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,8 @@ class Tensor:
     shape: tuple[int, ...]
     dtype: str = "float32"
     init: str = "normal"
-    # For init="randint": values drawn from [low, high).
+    # For init="randint": values drawn from [low, high); for init="permutation": every row (last
+    # axis) holds distinct values of [0, high), e.g. scatter indices that never collide.
     low: int = 0
     high: int = 2
     # Floating draws are multiplied by this, e.g. sqrt(2 / fan_in) for the weights of a deep
@@ -105,6 +106,9 @@ class GraphPattern(Pattern):
     """
 
     graph: Callable[[dict], Any] = None  # type: ignore[assignment]
+    # The model as its layers: (workload id, how many times) of the L1/L2 workloads it is made
+    # of, so a model's cost can be read layer by layer and each layer tuned on its own.
+    layers: Callable[[dict], list[tuple[str, int]]] | None = None
 
 
 @dataclass
@@ -173,7 +177,7 @@ class WorkloadDef:
         return self.pattern.vendor is not None
 
     def describe(self) -> dict:
-        return {
+        out = {
             "workload": self.id,
             "pattern": self.pattern.id,
             "family": self.family,
@@ -188,6 +192,9 @@ class WorkloadDef:
             "vendor": self.has_vendor,
             "summary": self.pattern.summary,
         }
+        if isinstance(self.pattern, GraphPattern) and self.pattern.layers is not None:
+            out["layers"] = [{"workload": wid, "count": n} for wid, n in self.pattern.layers(self.params)]
+        return out
 
     # --- IR ---------------------------------------------------------------------------------
     def canonical_module(self):

@@ -16,6 +16,12 @@ def _rng(workload_id: str, seed: int, name: str) -> np.random.Generator:
 
 
 def draw(t: Tensor, rng: np.random.Generator) -> np.ndarray:
+    if t.init == "permutation":
+        rows = int(np.prod(t.shape[:-1], dtype=np.int64))
+        if t.shape[-1] > t.high:
+            raise ValueError(f"{t.name}: {t.shape[-1]} distinct values asked of range({t.high})")
+        perm = rng.permuted(np.tile(np.arange(t.high), (rows, 1)), axis=1)[:, :t.shape[-1]]
+        return perm.reshape(t.shape).astype(t.dtype)
     if t.init == "randint" or np.issubdtype(np.dtype(t.dtype), np.integer):
         low, high = (t.low, t.high) if t.init == "randint" else (-8, 8)
         return rng.integers(low, high, size=t.shape).astype(t.dtype)

@@ -74,6 +74,16 @@ def _flops(p):
     return sum(2 * p["batch"] * a * b for a, b in zip(dims, dims[1:]))
 
 
+def layers(p):
+    """The graph as dense-block workloads: nine Dense + BN + ReLU layers and the output Dense."""
+    dims = [p["n_in"]] + HIDDEN
+    counts: dict[str, int] = {}
+    for a, b in zip(dims, dims[1:]):
+        wid = f"dense-block/dense-bn-relu@m{p['batch']}n{b}k{a}"
+        counts[wid] = counts.get(wid, 0) + 1
+    return list(counts.items()) + [(f"dense-block/dense-bias@m{p['batch']}n{p['n_in']}k{dims[-1]}", 1)]
+
+
 PATTERN = GraphPattern(
     id="model/anomaly-autoencoder",
     family="model",
@@ -84,5 +94,6 @@ PATTERN = GraphPattern(
     graph=lambda p: _Autoencoder(p["n_in"]),
     reference=_reference,
     flops=_flops,
+    layers=layers,
     workloads=[Workload("b1", {"batch": 1, "n_in": 640})],
 )

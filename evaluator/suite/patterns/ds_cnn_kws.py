@@ -118,6 +118,13 @@ def _flops(p):
     return stem + BLOCKS * block + hw * F + 2 * F * p["classes"]
 
 
+def layers(p):
+    """The graph as conv-block workloads: the stem, the four separable blocks, the classifier head."""
+    return [("conv-block/conv2d-bn-relu@n1c1h49w10k64r10x4s2p4x1x5x1", 1),
+            ("conv-block/depthwise-separable-bn@n1c64h25w5k64s1p1", BLOCKS),
+            (f"conv-block/classifier-head@n1c{F}h25w5k{p['classes']}", 1)]
+
+
 PATTERN = GraphPattern(
     id="model/ds-cnn-kws",
     family="model",
@@ -128,5 +135,6 @@ PATTERN = GraphPattern(
     graph=lambda p: _DSCNN(p["classes"]),
     reference=_reference,
     flops=_flops,
+    layers=layers,
     workloads=[Workload("n1h49w10", {"classes": 12})],
 )

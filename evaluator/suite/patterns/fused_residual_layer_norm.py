@@ -3,7 +3,7 @@
 from tvm import te, topi
 
 from evaluator.suite.base import OpPattern, Tensor, Workload
-from evaluator.suite.patterns.layer_norm import EPS, layer_norm_ref
+from evaluator.suite.patterns.norm import EPS, layer_norm_ref
 
 PATTERN = OpPattern(
     id="fused/residual-layer-norm",
@@ -22,5 +22,6 @@ PATTERN = OpPattern(
     workloads=[
         Workload("m128n768", {"m": 128, "n": 768}),
         Workload("m196n384", {"m": 196, "n": 384}, domains=("vision",)),
+        Workload("m64n128", {"m": 64, "n": 128}),  # the tiny transformer encoder
     ],
 )

@@ -1,0 +1,72 @@
+"""Shorthands for pattern files: workload tags from parameters, and mixed-precision TE helpers.
+
+A family module (``evaluator/suite/patterns/<family>.py``) builds its ``PATTERNS`` with these;
+nothing here is needed to write a single ``PATTERN`` by hand.
+
+Precision convention: a float16 workload stores its inputs and outputs in float16 and computes
+in float32 (inputs are widened on load, the result is rounded once on store) — what edge GPU
+and NPU kernels do with half-precision tensors, and what the reference models: it computes in
+float64 and rounds to float16 once, so the float16 tolerance only has to absorb that rounding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evaluator.suite.base import Workload
+
+_DTYPE_TAG = {"float16": "f16", "bfloat16": "bf16", "int8": "i8", "uint8": "u8", "int32": "i32"}
+
+
+def tag_of(params: dict[str, Any]) -> str:
+    """``{"m": 128, "n": 768, "dtype": "float16"}`` → ``m128n768-f16`` (keys in order)."""
+    parts = []
+    for key, value in params.items():
+        if key == "dtype":
+            continue
+        if isinstance(value, bool):
+            value = int(value)
+        if isinstance(value, (tuple, list)):
+            value = "x".join(str(v) for v in value)
+        parts.append(f"{key}{value}")
+    tag = "".join(parts)
+    dtype = params.get("dtype", "float32")
+    if dtype != "float32":
+        tag += "-" + _DTYPE_TAG[dtype]
+    return tag
+
+
+def wl(*, domains: tuple[str, ...] = (), hidden: bool = False, tag: str | None = None,
+       **params) -> Workload:
+    """A workload whose tag is derived from its parameters (``tag=`` overrides)."""
+    return Workload(tag or tag_of(params), params, hidden=hidden, domains=tuple(domains))
+
+
+def dtype_of(p: dict) -> str:
+    return p.get("dtype", "float32")
+
+
+def widen(x):
+    """TE: ``x`` as float32 (a cast block the default rules inline) — float16 inputs only."""
+    from tvm import te
+
+    dtype = str(x.dtype)
+    if dtype == "float32" or not dtype.startswith(("float", "bfloat")):
+        return x
+    return te.compute(x.shape, lambda *i: x(*i).astype("float32"), name=f"{x.op.name}_f32")
+
+
+def narrow(y, dtype: str, name: str | None = None):
+    """TE: the float32 result ``y`` stored as ``dtype`` (identity when it already is)."""
+    from tvm import te
+
+    if str(y.dtype) == dtype:
+        return y
+    return te.compute(y.shape, lambda *i: y(*i).astype(dtype), name=name or f"{y.op.name}_{_DTYPE_TAG.get(dtype, dtype)}")
+
+
+def numel(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
