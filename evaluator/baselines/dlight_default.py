@@ -17,7 +17,22 @@ RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "RMS
 
 def signature() -> dict:
     """What determines the schedule besides the workload, the target and the TVM version."""
-    return {"dlight": list(RULES)}
+    return {"dlight": list(RULES), "a failing rule does not apply": True}
+
+
+class _Tolerant:
+    """A dlight rule that raises on a compute it was not written for (some fused conv blocks
+    trip Reduction's dataflow check) is treated as not applying, so the next rule — at the end
+    ``Fallback`` — schedules the function, as TVM intends for a compute no rule recognises."""
+
+    def __init__(self, rule):
+        self.rule = rule
+
+    def apply(self, func, target, tunable):
+        try:
+            return self.rule.apply(func, target, tunable)
+        except Exception:  # noqa: BLE001 - TVM raises its own error types here
+            return None
 
 
 def schedule(mod, target: dict):
@@ -28,4 +43,4 @@ def schedule(mod, target: dict):
     # the pass updates the module it is given in place: never the caller's
     copy = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
     with tvm.target.Target(target):
-        return dl.ApplyDefaultSchedule(*[getattr(dl.gpu, rule)() for rule in RULES])(copy)
+        return dl.ApplyDefaultSchedule(*[_Tolerant(getattr(dl.gpu, rule)()) for rule in RULES])(copy)

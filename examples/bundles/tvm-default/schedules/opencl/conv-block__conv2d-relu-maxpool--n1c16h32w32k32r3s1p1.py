@@ -1,0 +1,49 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 16, 32, 32), "float32"), W: T.Buffer((32, 16, 3, 3), "float32"), b: T.Buffer((32,), "float32"), pool_max: T.Buffer((1, 32, 16, 16), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        conv2d_nchw = T.sblock_alloc_buffer((1, 32, 32, 32))
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(128, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("conv2d_nchw_init"):
+                    v0 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 1024)
+                    v1 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 1024 // 32)
+                    v2 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 32)
+                    T.reads()
+                    T.writes(conv2d_nchw[0, v0, v1, v2])
+                    conv2d_nchw[0, v0, v1, v2] = T.float32(0.0)
+                for ax3, ax4, ax5 in T.grid(16, 3, 3):
+                    with T.sblock("conv2d_nchw_update"):
+                        v0 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 1024)
+                        v1 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 1024 // 32)
+                        v2 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 32)
+                        v3, v4, v5 = T.axis.remap("RRR", [ax3, ax4, ax5])
+                        T.reads(conv2d_nchw[0, v0, v1, v2], X[0, v3, v1 + v4 - 1, v2 + v5 - 1], W[v0, v3, v4, v5])
+                        T.writes(conv2d_nchw[0, v0, v1, v2])
+                        conv2d_nchw[0, v0, v1, v2] = conv2d_nchw[0, v0, v1, v2] + T.if_then_else(1 <= v1 + v4 and v1 + v4 < 33 and 1 <= v2 + v5 and v2 + v5 < 33, X[0, v3, v1 + v4 - 1, v2 + v5 - 1], T.float32(0.0)) * W[v0, v3, v4, v5]
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(32, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("pool_max_init"):
+                    v0 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 256)
+                    v1 = T.axis.spatial(16, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 256 // 16)
+                    v2 = T.axis.spatial(16, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 16)
+                    T.reads()
+                    T.writes(pool_max[0, v0, v1, v2])
+                    T.sblock_attr({"schedule_rule": "meta_schedule.pool_max"})
+                    pool_max[0, v0, v1, v2] = T.float32(-340282346638528859811704183484516925440.0)
+                for ax3, ax4 in T.grid(2, 2):
+                    with T.sblock("pool_max_update"):
+                        v0 = T.axis.spatial(32, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 256)
+                        v1 = T.axis.spatial(16, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 256 // 16)
+                        v2 = T.axis.spatial(16, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 16)
+                        v3, v4 = T.axis.remap("RR", [ax3, ax4])
+                        T.reads(pool_max[0, v0, v1, v2], conv2d_nchw[0, v0, v1 * 2 + v3, v2 * 2 + v4], b[v0])
+                        T.writes(pool_max[0, v0, v1, v2])
+                        T.sblock_attr({"schedule_rule": "meta_schedule.pool_max"})
+                        pool_max[0, v0, v1, v2] = T.max(pool_max[0, v0, v1, v2], T.max(conv2d_nchw[0, v0, v1 * 2 + v3, v2 * 2 + v4] + b[v0], T.float32(0.0)))

@@ -1,0 +1,46 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((64, 128), "float32"), R_1: T.Buffer((64, 128), "float32"), gamma: T.Buffer((128,), "float32"), beta: T.Buffer((128,), "float32"), T_layer_norm: T.Buffer((64, 128), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        T_residual_add_sum_shared = T.sblock_alloc_buffer((64,), scope="shared")
+        T_residual_add_var_sum_shared = T.sblock_alloc_buffer((64,), scope="shared")
+        for ax0_fused in T.thread_binding(64, thread="blockIdx.x"):
+            for ax0 in range(1):
+                for ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                    for ax1_fused_0 in T.serial(1, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        with T.sblock("T_residual_add_sum"):
+                            v0 = T.axis.spatial(64, ax0_fused + ax0)
+                            v1 = T.axis.reduce(128, ax1_fused_0 * 256 + ax1_fused_1)
+                            T.where(ax1_fused_0 * 256 + ax1_fused_1 < 128)
+                            T.reads(X[v0, v1], R_1[v0, v1])
+                            T.writes(T_residual_add_sum_shared[v0])
+                            with T.init():
+                                T_residual_add_sum_shared[v0] = T.float32(0.0)
+                            T_residual_add_sum_shared[v0] = T_residual_add_sum_shared[v0] + (X[v0, v1] + R_1[v0, v1])
+            for ax0 in range(1):
+                for ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                    for ax1_fused_0 in T.serial(1, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        with T.sblock("T_residual_add_var_sum"):
+                            v0 = T.axis.spatial(64, ax0_fused + ax0)
+                            v1 = T.axis.reduce(128, ax1_fused_0 * 256 + ax1_fused_1)
+                            T.where(ax1_fused_0 * 256 + ax1_fused_1 < 128)
+                            T.reads(X[v0, v1], R_1[v0, v1], T_residual_add_sum_shared[v0])
+                            T.writes(T_residual_add_var_sum_shared[v0])
+                            with T.init():
+                                T_residual_add_var_sum_shared[v0] = T.float32(0.0)
+                            T_residual_add_var_sum_shared[v0] = T_residual_add_var_sum_shared[v0] + (X[v0, v1] + R_1[v0, v1] - T_residual_add_sum_shared[v0] / T.float32(128.0)) * (X[v0, v1] + R_1[v0, v1] - T_residual_add_sum_shared[v0] / T.float32(128.0))
+            for ax1_1 in T.thread_binding(256, thread="threadIdx.x"):
+                for ax1_0 in T.serial(1, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                    with T.sblock("T_layer_norm"):
+                        v0 = T.axis.spatial(64, ax0_fused)
+                        v1 = T.axis.spatial(128, ax1_0 * 256 + ax1_1)
+                        T.where(ax1_0 * 256 + ax1_1 < 128)
+                        T.reads(X[v0, v1], R_1[v0, v1], T_residual_add_sum_shared[v0], T_residual_add_var_sum_shared[v0], gamma[v1], beta[v1])
+                        T.writes(T_layer_norm[v0, v1])
+                        T_layer_norm[v0, v1] = (X[v0, v1] + R_1[v0, v1] - T_residual_add_sum_shared[v0] / T.float32(128.0)) * T.rsqrt(T_residual_add_var_sum_shared[v0] / T.float32(128.0) + T.float32(1.0000000000000001e-05)) * gamma[v1] + beta[v1]

@@ -1,0 +1,18 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(idx: T.Buffer((128,), "int32"), T_one_hot: T.Buffer((128, 32), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_fused_0 in T.thread_binding(16, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_one_hot"):
+                    v0 = T.axis.spatial(128, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 32)
+                    v1 = T.axis.spatial(32, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 32)
+                    T.reads(idx[v0])
+                    T.writes(T_one_hot[v0, v1])
+                    T_one_hot[v0, v1] = T.Select(idx[v0] == v1, T.float32(1.0), T.float32(0.0))

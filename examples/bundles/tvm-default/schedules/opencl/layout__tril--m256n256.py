@@ -1,0 +1,18 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((256, 256), "float32"), trilu: T.Buffer((256, 256), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_fused_0 in T.thread_binding(256, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("trilu"):
+                    v0 = T.axis.spatial(256, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 256)
+                    v1 = T.axis.spatial(256, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 256)
+                    T.reads(X[v0, v1])
+                    T.writes(trilu[v0, v1])
+                    trilu[v0, v1] = T.Select(v1 <= v0, X[v0, v1], T.float32(0.0))

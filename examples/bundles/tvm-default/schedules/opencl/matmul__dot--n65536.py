@@ -1,0 +1,37 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(x: T.Buffer((65536,), "float32"), z: T.Buffer((65536,), "float32"), T_dot: T.Buffer((1,), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        T_dot_rf_local = T.sblock_alloc_buffer((256, 1), scope="local")
+        for ax0_fused in T.thread_binding(T.int64(1), thread="blockIdx.x"):
+            for ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x", annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                with T.sblock("T_dot_rf_init"):
+                    vax1_fused_1 = T.axis.spatial(256, ax1_fused_1)
+                    v0 = T.axis.spatial(T.int64(1), T.int64(0))
+                    T.reads()
+                    T.writes(T_dot_rf_local[vax1_fused_1, 0])
+                    T_dot_rf_local[vax1_fused_1, 0] = T.float32(0.0)
+                for ax1_fused_0, u in T.grid(256, 1):
+                    with T.sblock("T_dot_rf_update"):
+                        vax1_fused_1 = T.axis.spatial(256, ax1_fused_1)
+                        v0 = T.axis.spatial(T.int64(1), T.int64(0))
+                        vax1_fused_0 = T.axis.reduce(256, ax1_fused_0)
+                        T.reads(T_dot_rf_local[vax1_fused_1, 0], x[vax1_fused_0 * 256 + vax1_fused_1], z[vax1_fused_0 * 256 + vax1_fused_1])
+                        T.writes(T_dot_rf_local[vax1_fused_1, 0])
+                        T_dot_rf_local[vax1_fused_1, 0] = T_dot_rf_local[vax1_fused_1, 0] + x[vax1_fused_0 * 256 + vax1_fused_1] * z[vax1_fused_0 * 256 + vax1_fused_1]
+            for ax1_fused in range(T.int64(1)):
+                for ax0 in T.thread_binding(256, thread="threadIdx.x"):
+                    with T.sblock("T_dot"):
+                        vax1_fused_1 = T.axis.reduce(256, ax0)
+                        v0 = T.axis.spatial(T.int64(1), T.int64(0))
+                        T.reads(T_dot_rf_local[vax1_fused_1, 0])
+                        T.writes(T_dot[0])
+                        with T.init():
+                            T_dot[0] = T.float32(0.0)
+                        T_dot[0] = T_dot[0] + T_dot_rf_local[vax1_fused_1, 0]

@@ -1,0 +1,20 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 64, 25, 5), "float32"), gamma: T.Buffer((64,), "float32"), beta: T.Buffer((64,), "float32"), mean: T.Buffer((64,), "float32"), var: T.Buffer((64,), "float32"), T_batch_norm: T.Buffer((1, 64, 25, 5), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(32, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_batch_norm"):
+                    v0 = T.axis.spatial(64, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 125)
+                    v1 = T.axis.spatial(25, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 125 // 5)
+                    v2 = T.axis.spatial(5, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 5)
+                    T.where(ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1 < 8000)
+                    T.reads(X[0, v0, v1, v2], mean[v0], var[v0], gamma[v0], beta[v0])
+                    T.writes(T_batch_norm[0, v0, v1, v2])
+                    T_batch_norm[0, v0, v1, v2] = (X[0, v0, v1, v2] - mean[v0]) * T.rsqrt(var[v0] + T.float32(1.0000000000000001e-05)) * gamma[v0] + beta[v0]

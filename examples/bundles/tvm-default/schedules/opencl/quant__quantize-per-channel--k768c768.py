@@ -1,0 +1,18 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(W: T.Buffer((768, 768), "float32"), inv_scale: T.Buffer((768,), "float32"), T_quantize: T.Buffer((768, 768), "int8")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_fused_0 in T.thread_binding(2304, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_quantize"):
+                    v0 = T.axis.spatial(768, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 768)
+                    v1 = T.axis.spatial(768, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 768)
+                    T.reads(W[v0, v1], inv_scale[v0])
+                    T.writes(T_quantize[v0, v1])
+                    T_quantize[v0, v1] = T.Cast("int8", T.max(T.min(T.Cast("int32", T.round(W[v0, v1] * inv_scale[v0])), 127), -128))

@@ -1,0 +1,44 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((128, 768), "float32"), T_logsumexp: T.Buffer((128,), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        T_max_shared = T.sblock_alloc_buffer((128,), scope="shared")
+        T_sum_exp_shared = T.sblock_alloc_buffer((128,), scope="shared")
+        for ax0_fused in T.thread_binding(128, thread="blockIdx.x"):
+            for ax0 in range(1):
+                for ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                    for ax1_fused_0 in T.serial(3, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        with T.sblock("T_max"):
+                            v0 = T.axis.spatial(128, ax0_fused + ax0)
+                            v1 = T.axis.reduce(768, ax1_fused_0 * 256 + ax1_fused_1)
+                            T.reads(X[v0, v1])
+                            T.writes(T_max_shared[v0])
+                            with T.init():
+                                T_max_shared[v0] = T.float32(-340282346638528859811704183484516925440.0)
+                            T_max_shared[v0] = T.max(T_max_shared[v0], X[v0, v1])
+            for ax0 in range(1):
+                for ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                    for ax1_fused_0 in T.serial(3, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        with T.sblock("T_sum_exp"):
+                            v0 = T.axis.spatial(128, ax0_fused + ax0)
+                            v1 = T.axis.reduce(768, ax1_fused_0 * 256 + ax1_fused_1)
+                            T.reads(X[v0, v1], T_max_shared[v0])
+                            T.writes(T_sum_exp_shared[v0])
+                            with T.init():
+                                T_sum_exp_shared[v0] = T.float32(0.0)
+                            T_sum_exp_shared[v0] = T_sum_exp_shared[v0] + T.exp(X[v0, v1] - T_max_shared[v0])
+            for ax1_1 in T.thread_binding(T.int64(256), thread="threadIdx.x"):
+                for ax1_0 in T.serial(T.int64(1), annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                    with T.sblock("T_logsumexp"):
+                        v0 = T.axis.spatial(128, ax0_fused)
+                        v1 = T.axis.spatial(T.int64(1), ax1_0 * T.int64(256) + ax1_1)
+                        T.where(ax1_0 * T.int64(256) + ax1_1 < T.int64(1))
+                        T.reads(T_max_shared[v0], T_sum_exp_shared[v0])
+                        T.writes(T_logsumexp[v0])
+                        T_logsumexp[v0] = T_max_shared[v0] + T.log(T_sum_exp_shared[v0])

@@ -1,0 +1,18 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 80, 100), "float32"), resize: T.Buffer((1, 80, 400), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_fused_0 in T.thread_binding(125, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("resize"):
+                    v0 = T.axis.spatial(80, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 400)
+                    v1 = T.axis.spatial(400, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 400)
+                    T.reads(X[0, v0, 0:100])
+                    T.writes(resize[0, v0, v1])
+                    resize[0, v0, v1] = X[0, v0, T.max(T.min(T.Cast("int32", T.floor((T.Cast("float32", v1) + T.float32(0.5)) * T.float32(0.25) - T.float32(0.5))), 99), 0)] * (T.float32(1.0) - ((T.Cast("float32", v1) + T.float32(0.5)) * T.float32(0.25) - T.float32(0.5) - T.Cast("float32", T.Cast("int32", T.floor((T.Cast("float32", v1) + T.float32(0.5)) * T.float32(0.25) - T.float32(0.5)))))) + X[0, v0, T.max(T.min(T.Cast("int32", T.floor((T.Cast("float32", v1) + T.float32(0.5)) * T.float32(0.25) - T.float32(0.5))) + 1, 99), 0)] * ((T.Cast("float32", v1) + T.float32(0.5)) * T.float32(0.25) - T.float32(0.5) - T.Cast("float32", T.Cast("int32", T.floor((T.Cast("float32", v1) + T.float32(0.5)) * T.float32(0.25) - T.float32(0.5)))))

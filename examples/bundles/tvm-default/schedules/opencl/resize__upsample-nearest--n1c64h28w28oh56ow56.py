@@ -1,0 +1,19 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 64, 28, 28), "float32"), resize: T.Buffer((1, 64, 56, 56), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(784, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("resize"):
+                    v0 = T.axis.spatial(64, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 3136)
+                    v1 = T.axis.spatial(56, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 3136 // 56)
+                    v2 = T.axis.spatial(56, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 56)
+                    T.reads(X[0, v0, T.max(T.min(T.Div(v1, 2), 27), 0), T.max(T.min(T.Div(v2, 2), 27), 0)])
+                    T.writes(resize[0, v0, v1, v2])
+                    resize[0, v0, v1, v2] = X[0, v0, T.max(T.min(T.Div(v1, 2), 27), 0), T.max(T.min(T.Div(v2, 2), 27), 0)]

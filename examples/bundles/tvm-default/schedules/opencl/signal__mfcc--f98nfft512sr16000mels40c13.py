@@ -1,0 +1,47 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(P: T.Buffer((98, 257), "float32"), T_mfcc: T.Buffer((98, 13), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        T_mel = T.sblock_alloc_buffer((98, 40))
+        for ax0_ax1_fused_0 in T.thread_binding(16, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_mel_init"):
+                    v0 = T.axis.spatial(98, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 40)
+                    v1 = T.axis.spatial(40, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 40)
+                    T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 3920)
+                    T.reads()
+                    T.writes(T_mel[v0, v1])
+                    T_mel[v0, v1] = T.float32(0.0)
+                for ax2 in range(257):
+                    with T.sblock("T_mel_update"):
+                        v0 = T.axis.spatial(98, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 40)
+                        v1 = T.axis.spatial(40, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 40)
+                        v2 = T.axis.reduce(257, ax2)
+                        T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 3920)
+                        T.reads(T_mel[v0, v1], P[v0, v2])
+                        T.writes(T_mel[v0, v1])
+                        T_mel[v0, v1] = T_mel[v0, v1] + P[v0, v2] * T.max(T.min((T.Cast("float32", v2) * T.float32(31.25) - T.float32(700.0) * (T.pow(T.float32(10.0), T.Cast("float32", v1) * T.float32(69.268854797763879) / T.float32(2595.0)) - T.float32(1.0))) / (T.float32(700.0) * (T.pow(T.float32(10.0), T.Cast("float32", v1 + 1) * T.float32(69.268854797763879) / T.float32(2595.0)) - T.float32(1.0)) - T.float32(700.0) * (T.pow(T.float32(10.0), T.Cast("float32", v1) * T.float32(69.268854797763879) / T.float32(2595.0)) - T.float32(1.0))), (T.float32(700.0) * (T.pow(T.float32(10.0), T.Cast("float32", v1 + 2) * T.float32(69.268854797763879) / T.float32(2595.0)) - T.float32(1.0)) - T.Cast("float32", v2) * T.float32(31.25)) / (T.float32(700.0) * (T.pow(T.float32(10.0), T.Cast("float32", v1 + 2) * T.float32(69.268854797763879) / T.float32(2595.0)) - T.float32(1.0)) - T.float32(700.0) * (T.pow(T.float32(10.0), T.Cast("float32", v1 + 1) * T.float32(69.268854797763879) / T.float32(2595.0)) - T.float32(1.0)))), T.float32(0.0))
+        for ax0_ax1_fused_0 in T.thread_binding(5, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_mfcc_init"):
+                    v0 = T.axis.spatial(98, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 13)
+                    v1 = T.axis.spatial(13, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 13)
+                    T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 1274)
+                    T.reads()
+                    T.writes(T_mfcc[v0, v1])
+                    T_mfcc[v0, v1] = T.float32(0.0)
+                for ax2 in range(40):
+                    with T.sblock("T_mfcc_update"):
+                        v0 = T.axis.spatial(98, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 13)
+                        v1 = T.axis.spatial(13, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 13)
+                        v2 = T.axis.reduce(40, ax2)
+                        T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 1274)
+                        T.reads(T_mfcc[v0, v1], T_mel[v0, v2])
+                        T.writes(T_mfcc[v0, v1])
+                        T_mfcc[v0, v1] = T_mfcc[v0, v1] + T.log(T_mel[v0, v2] + T.float32(9.9999999999999995e-07)) * (T.cos(T.float32(0.039269908169872414) * T.Cast("float32", v1 * (v2 * 2 + 1) % 160)) * T.if_then_else(v1 == 0, T.float32(0.15811388300841897), T.float32(0.22360679774997896)))

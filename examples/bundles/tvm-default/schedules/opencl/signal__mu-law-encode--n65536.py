@@ -1,0 +1,17 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(x: T.Buffer((65536,), "float32"), T_mu_law: T.Buffer((65536,), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_fused_0 in T.thread_binding(256, thread="blockIdx.x"):
+            for ax0_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_mu_law"):
+                    v0 = T.axis.spatial(65536, ax0_fused_0 * 256 + ax0_fused_1)
+                    T.reads(x[v0])
+                    T.writes(T_mu_law[v0])
+                    T_mu_law[v0] = T.if_then_else(x[v0] < T.float32(0.0), T.float32(-1.0), T.float32(1.0)) * T.log(T.float32(1.0) + T.float32(255.0) * T.fabs(x[v0])) / T.float32(5.5451774444795623)
