@@ -1,9 +1,10 @@
 """Evaluation throughput and stability of the evaluator on this machine.
 
-    .venv/bin/python bench/eval_throughput.py [--repeats 3] [--tasks GLOB ...]
+    .venv/bin/python bench/eval_throughput.py [--repeats 3] [--sample 60 | --tasks GLOB ...]
 
-Evaluates the example bundles ``tvm-default`` (every public workload) and ``hand-tuned`` (its
-entries) ``--repeats`` times each on cpu-llvm, then reports:
+Evaluates the example bundles ``tvm-default`` (a deterministic sample of the public workloads
+that covers every family, ``suite.sample``; ``--sample 0`` for all of them) and ``hand-tuned``
+(its cpu-llvm entries) ``--repeats`` times each on cpu-llvm, then reports:
 
 * per-workload evaluation seconds, split into build / check / time (median over the repeats),
   and their medians over the suite;
@@ -33,7 +34,7 @@ from evaluator.pipeline import evaluate_bundle  # noqa: E402
 def run_bundle(name: str, repeats: int, globs: list[str] | None) -> list[dict]:
     bundle = load_bundle(str(ROOT / "examples" / "bundles" / name))
     if globs is None:
-        globs = None if name == "tvm-default" else [e.workload for e in bundle.entries]
+        globs = [e.workload for e in bundle.entries if e.backend == "cpu-llvm"]
     reports = []
     for i in range(repeats):
         t0 = time.perf_counter()
@@ -72,7 +73,13 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--tasks", action="append", help="restrict tvm-default to these globs")
+    ap.add_argument("--sample", type=int, default=60,
+                    help="tvm-default on this many public workloads (suite.sample); 0: all of them")
     args = ap.parse_args()
+    if args.tasks is None and args.sample > 0:
+        from evaluator import suite
+
+        args.tasks = [w.id for w in suite.sample(args.sample, include_hidden=False)]
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     default_reports = run_bundle("tvm-default", args.repeats, args.tasks)
     tuned_reports = run_bundle("hand-tuned", args.repeats, None)

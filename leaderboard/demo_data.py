@@ -14,7 +14,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from evaluator import suite
+from leaderboard.slices import track_tasks
 from evaluator.backends.peaks import roofline_fraction
 
 FAILURES = {
@@ -188,8 +188,8 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
         name = owner_prefix + c.team
         if name not in users:
             users[name], _ = User.objects.get_or_create(username=name)
-    public_ws = suite.workloads()
-    all_ws = suite.workloads(include_hidden=True)
+    public_ws = track_tasks("public")
+    all_ws = track_tasks("verified")
     now = timezone.now()
     ids, pending = [], []
     for i, c in enumerate(people):

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from evaluator import scoring, suite
+from evaluator import scoring
 from evaluator.formats.bundle import load_bundle
 from evaluator.harness.protocol import Protocol
 from evaluator.pipeline import Candidate, Pipeline

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 
+from leaderboard.slices import track_tasks
 from portal_helpers import BACKEND, add_result, make_submission, make_user, seed_leaderboard
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +83,6 @@ def test_a_combination_nobody_precomputes_is_scored_on_request():
 
 def test_a_result_landing_refreshes_its_rows_without_a_rebuild():
     """portal.evaluation.store is what the workers call: the board follows at once."""
-    from evaluator import suite
     from evaluator.records import TaskResult, Timing
     from leaderboard.models import BoardEntry
     from leaderboard.ranking import board
@@ -91,7 +91,7 @@ def test_a_result_landing_refreshes_its_rows_without_a_rebuild():
     seeded = seed_leaderboard()
     beta = seeded.subs["beta"]
     before = {x.name: x for x in board(BACKEND).rows}["beta"].summary
-    missing = [w for w in suite.workloads() if w.id not in seeded.outcomes["beta"]][0]
+    missing = [w for w in track_tasks("public") if w.id not in seeded.outcomes["beta"]][0]
     t = Timing(1e-3, 1e-3, 1e-3, 1e-3, 0.001, 10, 10)
     r = TaskResult(missing.id, BACKEND, "correct", times={"candidate": t, "tvm-default": t}, speedup={"tvm-default": 4.0},
                    level=missing.level, family=missing.family, domains=list(missing.domains))
@@ -217,7 +217,6 @@ def test_sorting_keeps_ranks_and_puts_missing_values_last():
 def test_best_and_latest_per_team():
     from django.utils import timezone
 
-    from evaluator import suite
     from leaderboard.aggregates import rebuild
     from leaderboard.ranking import board
     from portal.models import Submission
@@ -225,7 +224,7 @@ def test_best_and_latest_per_team():
     seeded = seed_leaderboard()
     alice = seeded.subs["alpha"].owner
     newer = make_submission(alice, "alpha-v2", created_at=timezone.now())
-    for w in suite.workloads():
+    for w in track_tasks("public"):
         add_result(newer, w, "correct", 1.1)
     rebuild()
     rows = board(BACKEND, view="all").rows
@@ -246,9 +245,8 @@ def test_best_and_latest_per_team():
 
 
 def _verify(sub, outcome_of, hidden_ok: bool):
-    from evaluator import suite
 
-    for w in suite.workloads(include_hidden=True):
+    for w in track_tasks("verified"):
         ok, s = outcome_of(w)
         if w.hidden:
             ok, s = hidden_ok, (s if hidden_ok else None)
@@ -256,7 +254,6 @@ def _verify(sub, outcome_of, hidden_ok: bool):
 
 
 def test_verified_board_ranks_verified_runs_over_every_workload():
-    from evaluator import suite
     from leaderboard.aggregates import rebuild
     from leaderboard.ranking import board
     from portal.models import Submission
@@ -268,7 +265,7 @@ def test_verified_board_ranks_verified_runs_over_every_workload():
     _verify(gamma, lambda w: (True, 0.9), hidden_ok=True)
     Submission.objects.filter(pk__in=[alpha.pk, gamma.pk]).update(verification="finished")
     rebuild()
-    n_all = len(suite.workloads(include_hidden=True))
+    n_all = len(track_tasks("verified"))
     r = board(BACKEND, track="verified")
     assert r.tasks == n_all > 58
     rows = {x.name: x for x in r.rows if x.kind == "submission"}
@@ -283,7 +280,6 @@ def test_verified_board_ranks_verified_runs_over_every_workload():
 
 
 def test_hidden_workloads_and_secret_seeds_never_appear(client, django_capture_on_commit_callbacks):
-    from evaluator import suite
     from leaderboard.aggregates import rebuild
     from portal.evaluation import verification_seeds
     from portal.models import Submission
@@ -293,7 +289,7 @@ def test_hidden_workloads_and_secret_seeds_never_appear(client, django_capture_o
     _verify(alpha, lambda w: (True, 1.25), hidden_ok=True)
     Submission.objects.filter(pk=alpha.pk).update(verification="finished")
     rebuild()
-    hidden = [w.id for w in suite.workloads(include_hidden=True) if w.hidden]
+    hidden = [w.id for w in track_tasks("verified") if w.hidden]
     seeds = [str(s) for s in verification_seeds(alpha.pk, BACKEND, 3)]
     pages = []
     for track in ("public", "verified"):
@@ -405,11 +401,10 @@ def test_api_pages_and_bad_paging(client):
     for i in range(4):
         make_submission(owner, f"empty-{i}", created_at=timezone.now() - timedelta(minutes=i))
         # a submission with no result has no entry: give each one result
-    from evaluator import suite
     from portal.models import Submission
 
     for s in Submission.objects.filter(name__startswith="empty-"):
-        add_result(s, suite.workloads()[0], "compile_error")
+        add_result(s, track_tasks("public")[0], "compile_error")
     rebuild()
     full = client.get("/api/v1/leaderboard/", {"limit": 1000}).json()
     assert full["count"] == 7
@@ -491,11 +486,10 @@ def test_matrix_for_a_submission_and_across_the_top(client):
 
 
 def test_workload_roofline_page(client):
-    from evaluator import suite
     from leaderboard.aggregates import record_peak
 
     seeded = seed_leaderboard()
-    w = next(w for w in suite.workloads() if w.family == "matmul")
+    w = next(w for w in track_tasks("public") if w.family == "matmul")
     n_correct = sum(1 for name in ("alpha", "beta", "gamma") if seeded.outcomes[name].get(w.id, (False,))[0])
     page = client.get(f"/workloads/{w.id}/").content.decode()
     assert "No measured peak" in page and "measure_peaks" in page

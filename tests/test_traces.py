@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from leaderboard.slices import track_tasks
 from portal_helpers import (BACKEND, EXAMPLES, RELU_DEFAULT, add_result, fresh_throttle_cache,  # noqa: F401
                             isolated_media, make_submission, make_user, manifest, upload, zip_bytes)
 
@@ -31,10 +32,9 @@ def _trace():
 
 @pytest.fixture
 def traced():
-    from evaluator import suite
     from portal.models import Result
 
-    w = suite.workloads()[0]
+    w = track_tasks("public")[0]
     sub = make_submission(make_user("tracer"), "traced")
     r = add_result(sub, w, "correct", 2.0)
     rec = dict(r.record, trace=_trace())
@@ -86,11 +86,10 @@ def test_trace_content_is_shown_as_text_and_never_runs(client, traced):
 
 
 def test_trace_view_refuses_what_it_must_not_show(client, traced):
-    from evaluator import suite
     from portal.models import Submission
 
     sub, w = traced
-    other = suite.workloads()[1]
+    other = track_tasks("public")[1]
     add_result(sub, other, "correct", 1.0)
     assert client.get(_url(sub, other)).status_code == 404  # no trace
     assert client.get(f"/submissions/{sub.pk}/trace/{BACKEND}/nope@x/").status_code == 404
