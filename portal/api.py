@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -15,15 +15,16 @@ from evaluator import suite
 from leaderboard.ranking import board
 from portal.models import Submission
 from portal.serializers import (BackendSerializer, BoardQuerySerializer, BoardRowSerializer,
-                                SubmissionCreateSerializer,
+                                EndpointCreateSerializer, SubmissionCreateSerializer,
                                 SubmissionSerializer, TaskSerializer)
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
                         viewsets.GenericViewSet):
-    """Your submissions and the public ones. Uploading needs an API token."""
+    """Your submissions and the public ones. Submitting needs an API token: a bundle (multipart
+    upload) or a model endpoint (JSON with ``"kind": "endpoint"``)."""
 
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     filterset_fields = ["state", "kind"]
     throttle_scope = "submissions"
@@ -44,12 +45,17 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "with_results": self.action == "retrieve"}
 
-    @extend_schema(request=SubmissionCreateSerializer, responses={201: SubmissionSerializer})
+    @extend_schema(request={
+        "multipart/form-data": SubmissionCreateSerializer,
+        "application/json": EndpointCreateSerializer,
+    }, responses={201: SubmissionSerializer})
     def create(self, request: Request, *args, **kwargs) -> Response:
-        ser = SubmissionCreateSerializer(data=request.data, context={"request": request})
+        kind = request.data.get("kind", "bundle")
+        cls = EndpointCreateSerializer if kind == "endpoint" else SubmissionCreateSerializer
+        ser = cls(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         sub = ser.save()
-        return Response(SubmissionSerializer(sub, context={"with_results": False}).data,
+        return Response(SubmissionSerializer(sub, context={"with_results": False, "request": request}).data,
                         status=status.HTTP_201_CREATED)
 
 

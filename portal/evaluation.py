@@ -16,6 +16,7 @@ from django.utils import timezone
 from evaluator import scoring, suite
 from evaluator.formats.bundle import load_bundle
 from evaluator.pipeline import Candidate, Pipeline
+from portal import endpoints
 from portal.models import Result, Submission
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,17 @@ def evaluate_backend(submission_id: int, backend: str) -> None:
     Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
     Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
     try:
-        bundle = load_bundle(sub.bundle.path)
-        entries = {e.workload: e for e in bundle.entries if e.backend == backend}
         pipe = Pipeline(backend)
         done = set(Result.objects.filter(submission=sub, backend=backend).values_list("workload", flat=True))
+        if sub.kind == Submission.Kind.ENDPOINT:
+            fatal = endpoints.evaluate_endpoint(sub, backend, pipe, done, store)
+            if fatal:
+                endpoints.fail(sub, fatal)
+                return
+            finish_if_complete(sub.pk)
+            return
+        bundle = load_bundle(sub.bundle.path)
+        entries = {e.workload: e for e in bundle.entries if e.backend == backend}
         for w in suite.workloads():
             if w.id in done:
                 continue
@@ -71,7 +79,7 @@ def finish_if_complete(submission_id: int) -> None:
         if sub.is_done:
             return
         results = list(Result.objects.filter(submission=sub))
-        expected = {(w.id, b) for w in suite.workloads() for b in sub.backends}
+        expected = {(w.id, b) for w in endpoints.expected_tasks(sub) for b in sub.backends}
         have = {(r.workload, r.backend) for r in results}
         if not expected <= have:
             return

@@ -12,6 +12,7 @@ router.register("tasks", api.TaskViewSet, basename="task")
 
 portal_urls = ([
     path("submit/", views.submit, name="submit"),
+    path("submit/endpoint/", views.submit_endpoint, name="submit-endpoint"),
     path("submissions/<int:pk>/", views.submission, name="submission"),
     path("account/token/", views.token, name="token"),
 ], "portal")

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from evaluator import records
-from portal.forms import SubmissionForm
+from portal.forms import EndpointSubmissionForm, SubmissionForm
 from portal.models import Submission
 from portal.submissions import create_submission
 
@@ -33,6 +33,27 @@ def submit(request: HttpRequest) -> HttpResponse:
     return render(request, "portal/submit.html", {"form": form})
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def submit_endpoint(request: HttpRequest) -> HttpResponse:
+    from portal.endpoints import create_endpoint_submission
+
+    form = EndpointSubmissionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            sub = create_endpoint_submission(
+                request.user, url=d["url"], model=d["model"], api_key=d["api_key"], mode=d["mode"],
+                budget=form.budget(), tasks=d["tasks"].split(), name=d["name"], description=d["description"],
+                public=d["public"], backends=d["backends"] or None)
+        except ValidationError as e:
+            for field, msgs in e.message_dict.items():
+                form.add_error(field if field in form.fields else None, msgs)
+        else:
+            return redirect("portal:submission", pk=sub.pk)
+    return render(request, "portal/submit_endpoint.html", {"form": form})
+
+
 def submission(request: HttpRequest, pk: int) -> HttpResponse:
     sub = get_object_or_404(Submission.objects.select_related("owner"), pk=pk)
     if not sub.visible_to(request.user):
@@ -42,9 +63,11 @@ def submission(request: HttpRequest, pk: int) -> HttpResponse:
     for r in results:
         if r.status != records.CORRECT:
             failures[r.status] = failures.get(r.status, 0) + 1
+    endpoint = getattr(sub, "endpoint", None) if sub.kind == Submission.Kind.ENDPOINT else None
     return render(request, "portal/submission.html", {
         "sub": sub, "results": results, "failures": sorted(failures.items()),
-        "summaries": sorted(sub.summary.items()),
+        "summaries": sorted(sub.summary.items()), "endpoint": endpoint,
+        "is_owner": request.user.is_authenticated and request.user.pk == sub.owner_id,
     })
 
 
