@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from portal.models import Result, Submission
+from portal.models import Endpoint, Result, Submission
 
 
 class ResultInline(admin.TabularInline):
@@ -11,12 +11,21 @@ class ResultInline(admin.TabularInline):
     can_delete = False
 
 
+class EndpointInline(admin.StackedInline):
+    model = Endpoint
+    extra = 0
+    # the API key (even encrypted) is never shown
+    fields = ("url", "model", "mode", "budget", "prompt_version", "tasks", "requests_used", "tokens_used")
+    readonly_fields = fields
+    can_delete = False
+
+
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "owner", "state", "verification", "tasks_done", "tasks_total", "created_at")
+    list_display = ("id", "name", "owner", "kind", "state", "verification", "tasks_done", "tasks_total", "created_at")
     list_filter = ("state", "kind", "public", "verification")
     search_fields = ("name", "owner__username", "bundle_sha256")
-    inlines = [ResultInline]
+    inlines = [EndpointInline, ResultInline]
     actions = ["verify"]
 
     @admin.action(description="Run the verified evaluation (hidden workloads, secret seeds)")

@@ -6,7 +6,7 @@ from django.db.models import Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -14,14 +14,16 @@ from rest_framework.views import APIView
 
 from evaluator import suite
 from portal.models import Submission
-from portal.serializers import BackendSerializer, SubmissionCreateSerializer, SubmissionSerializer, TaskSerializer
+from portal.serializers import (BackendSerializer, EndpointCreateSerializer, SubmissionCreateSerializer,
+                                 SubmissionSerializer, TaskSerializer)
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
                         viewsets.GenericViewSet):
-    """Your submissions and the public ones. Uploading needs an API token."""
+    """Your submissions and the public ones. Submitting needs an API token: a bundle (multipart
+    upload) or a model endpoint (JSON with ``"kind": "endpoint"``)."""
 
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     filterset_fields = ["state", "kind"]
     throttle_scope = "submissions"
@@ -59,12 +61,17 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         return Response(SubmissionSerializer(sub, context={"with_results": False}).data,
                         status=status.HTTP_202_ACCEPTED)
 
-    @extend_schema(request=SubmissionCreateSerializer, responses={201: SubmissionSerializer})
+    @extend_schema(request={
+        "multipart/form-data": SubmissionCreateSerializer,
+        "application/json": EndpointCreateSerializer,
+    }, responses={201: SubmissionSerializer})
     def create(self, request: Request, *args, **kwargs) -> Response:
-        ser = SubmissionCreateSerializer(data=request.data, context={"request": request})
+        kind = request.data.get("kind", "bundle")
+        cls = EndpointCreateSerializer if kind == "endpoint" else SubmissionCreateSerializer
+        ser = cls(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         sub = ser.save()
-        return Response(SubmissionSerializer(sub, context={"with_results": False}).data,
+        return Response(SubmissionSerializer(sub, context={"with_results": False, "request": request}).data,
                         status=status.HTTP_201_CREATED)
 
 

@@ -22,6 +22,7 @@ from evaluator.harness.protocol import Protocol
 from evaluator.pipeline import Candidate, Pipeline
 from leaderboard import aggregates
 from leaderboard.slices import track_tasks
+from portal import endpoints
 from portal.models import Result, Submission
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,18 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
     Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
     Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
     try:
-        _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), Pipeline(backend))
+        pipe = Pipeline(backend)
+        if sub.kind == Submission.Kind.ENDPOINT:
+            aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
+            done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.PUBLIC)
+                       .values_list("workload", flat=True))
+            fatal = endpoints.evaluate_endpoint(
+                sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device))
+            if fatal:
+                endpoints.fail(sub, fatal)
+                return
+        else:
+            _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), pipe)
     except _Cancelled:
         return
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
@@ -133,7 +145,7 @@ def finish_if_complete(submission_id: int) -> None:
         if sub.is_done:
             return
         results = list(Result.objects.filter(submission=sub, track=Result.PUBLIC))
-        expected = {(w.id, b) for w in track_tasks(Result.PUBLIC) for b in sub.backends}
+        expected = {(w.id, b) for w in endpoints.expected_tasks(sub) for b in sub.backends}
         have = {(r.workload, r.backend) for r in results}
         if not expected <= have:
             return

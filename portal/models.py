@@ -108,6 +108,54 @@ class Result(models.Model):
         return f"{self.workload} on {self.backend}: {self.status}"
 
 
+class Endpoint(models.Model):
+    """What an endpoint submission calls and how: an OpenAI-compatible chat-completions URL, the
+    model, its API key (encrypted, see ``portal.keys``; never shown back), the mode, the budget
+    (``evaluator.agents.budget.Budget`` as JSON), the prompt version, the tasks (workload globs;
+    empty = every public workload) and what the submission has used of its request/token budget."""
+
+    class Mode(models.TextChoices):
+        DIRECT = "direct"
+        AGENT = "agent"
+        LAYERED = "layered"
+
+    submission = models.OneToOneField(Submission, on_delete=models.CASCADE, related_name="endpoint")
+    url = models.CharField(max_length=500)
+    model = models.CharField(max_length=200)
+    api_key_encrypted = models.TextField(blank=True)
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    budget = models.JSONField(default=dict)
+    prompt_version = models.CharField(max_length=40)
+    tasks = models.JSONField(default=list, blank=True)
+    requests_used = models.PositiveIntegerField(default=0)
+    tokens_used = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:  # never the key
+        return f"{self.model} ({self.mode}) for submission #{self.submission_id}"
+
+    @property
+    def has_api_key(self) -> bool:
+        return bool(self.api_key_encrypted)
+
+    def set_api_key(self, plain: str) -> None:
+        from portal.keys import encrypt
+
+        self.api_key_encrypted = encrypt(plain)
+
+    def api_key(self) -> str:
+        """The decrypted key: for the worker's endpoint client only."""
+        from portal.keys import decrypt
+
+        return decrypt(self.api_key_encrypted)
+
+    def workloads(self) -> list:
+        """The tasks chosen at submission, else every public task this deployment serves."""
+        from evaluator import suite
+        from leaderboard.slices import track_tasks
+
+        return suite.select(self.tasks) if self.tasks else track_tasks("public")
+
+
 class Worker(models.Model):
     """A ``celery worker`` that advertises the backends it serves, with each backend's device as
     that worker's machine sees it (the web server may have no GPU; the cuda worker does)."""

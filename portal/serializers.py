@@ -29,6 +29,63 @@ class SubmissionCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError({"bundle": e.messages}) from None
 
 
+class EndpointCreateSerializer(serializers.Serializer):
+    """An endpoint submission: the portal prompts the model per task and evaluates its kernels."""
+
+    kind = serializers.ChoiceField(choices=["endpoint"])
+    url = serializers.CharField(max_length=500, help_text="OpenAI-compatible chat-completions URL")
+    model = serializers.CharField(max_length=200)
+    api_key = serializers.CharField(max_length=500, required=False, allow_blank=True, write_only=True,
+                                    trim_whitespace=False,
+                                    help_text="sent as 'Authorization: Bearer …'; stored encrypted, never shown")
+    mode = serializers.ChoiceField(choices=["direct", "agent", "layered"], default="agent")
+    budget = serializers.JSONField(required=False, help_text="evaluator.agents.budget.Budget fields, e.g. "
+                                   '{"candidates": 8}')
+    prompt_version = serializers.CharField(max_length=40, required=False)
+    tasks = serializers.ListField(child=serializers.CharField(max_length=200), required=False, max_length=64,
+                                  help_text="workload globs; default: every public workload")
+    name = serializers.RegexField(r"^[A-Za-z0-9._ ()-]{1,64}$", required=False)
+    description = serializers.CharField(required=False, max_length=2000, allow_blank=True)
+    public = serializers.BooleanField(required=False, default=True)
+    backends = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=16)
+
+    def create(self, validated):
+        from evaluator.agents.prompts import CURRENT
+        from portal.endpoints import create_endpoint_submission
+
+        try:
+            return create_endpoint_submission(
+                self.context["request"].user, url=validated["url"], model=validated["model"],
+                api_key=validated.get("api_key", ""), mode=validated["mode"],
+                budget=validated.get("budget") or {}, prompt_version=validated.get("prompt_version") or CURRENT,
+                tasks=validated.get("tasks"), name=validated.get("name", ""),
+                description=validated.get("description", ""), public=validated.get("public", True),
+                backends=validated.get("backends") or None)
+        except DjangoValidationError as e:
+            raise serializers.ValidationError(e.message_dict if hasattr(e, "error_dict") else
+                                              {"endpoint": e.messages}) from None
+
+
+class EndpointSerializer(serializers.Serializer):
+    """What is shown of an endpoint: never its key; its URL only to the owner."""
+
+    model = serializers.CharField()
+    mode = serializers.CharField()
+    budget = serializers.DictField()
+    prompt_version = serializers.CharField()
+    tasks = serializers.ListField(child=serializers.CharField())
+    usage = serializers.SerializerMethodField()
+    api_key_set = serializers.BooleanField(source="has_api_key")
+    url = serializers.SerializerMethodField()
+
+    def get_usage(self, ep) -> dict[str, int]:
+        return {"requests": ep.requests_used, "tokens": ep.tokens_used}
+
+    def get_url(self, ep) -> str | None:
+        user = getattr(self.context.get("request"), "user", None)
+        return ep.url if user is not None and user.is_authenticated and user.pk == ep.submission.owner_id else None
+
+
 class ResultSerializer(serializers.ModelSerializer):
     speedup = serializers.SerializerMethodField()
 
@@ -45,16 +102,21 @@ class SubmissionSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     progress = serializers.SerializerMethodField()
     results = serializers.SerializerMethodField()
+    endpoint = serializers.SerializerMethodField()
 
     class Meta:
         model = Submission
         fields = ["id", "name", "owner", "description", "kind", "backends", "public", "state", "error",
                   "bundle_sha256", "progress", "summary", "created_at", "started_at", "finished_at",
-                  "verification", "verified_at", "results"]
+                  "verification", "verified_at", "endpoint", "results"]
         read_only_fields = fields
 
     def get_progress(self, s: Submission) -> dict[str, int]:
         return {"done": s.tasks_done, "total": s.tasks_total}
+
+    def get_endpoint(self, s: Submission) -> dict | None:
+        ep = getattr(s, "endpoint", None) if s.kind == Submission.Kind.ENDPOINT else None
+        return EndpointSerializer(ep, context=self.context).data if ep else None
 
     def get_results(self, s: Submission) -> list[dict] | None:
         if not self.context.get("with_results", True):

@@ -148,6 +148,16 @@ EKB_TASKS = os.environ.get("EKB_TASKS", "")
 # Verified runs derive their secret input seeds from this (default: the SECRET_KEY).
 EKB_VERIFY_SECRET = os.environ.get("EKB_VERIFY_SECRET", "")
 
+# --- model endpoints -------------------------------------------------------------------------
+# API keys of endpoint submissions are encrypted at rest (Fernet). EKB_ENDPOINT_KEYS: comma-
+# separated Fernet keys, the first encrypts, all decrypt (rotation); unset, one key is derived
+# from DJANGO_SECRET_KEY (rotating that then makes stored keys unreadable).
+EKB_ENDPOINT_KEYS = [k for k in os.environ.get("EKB_ENDPOINT_KEYS", "").split(",") if k]
+# The SSRF guard refuses loopback, private, link-local and metadata addresses; this admits
+# loopback only, for local development and the tests' own endpoint server.
+EKB_ENDPOINT_ALLOW_LOOPBACK = _flag("EKB_ENDPOINT_ALLOW_LOOPBACK", default=False)
+EKB_ENDPOINT_TIMEOUT_S = float(os.environ.get("EKB_ENDPOINT_TIMEOUT_S", "180"))
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = _flag("EKB_SECURE_COOKIES", default=not EMBEDDED)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -13,6 +13,7 @@ router.register("tasks", api.TaskViewSet, basename="task")
 
 portal_urls = ([
     path("submit/", views.submit, name="submit"),
+    path("submit/endpoint/", views.submit_endpoint, name="submit-endpoint"),
     path("submissions/<int:pk>/", views.submission, name="submission"),
     path("submissions/<int:pk>/verify/", views.verify, name="verify"),
     path("account/token/", views.token, name="token"),

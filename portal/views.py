@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from evaluator import records, suite
-from portal.forms import SubmissionForm
+from portal.forms import EndpointSubmissionForm, SubmissionForm
 from portal.models import Result, Submission
 from portal.submissions import create_submission, request_verification
 
@@ -79,6 +79,27 @@ def _board_summaries(sub: Submission) -> list[dict]:
     return [g for g in out.values() if g["all"] is not None]
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def submit_endpoint(request: HttpRequest) -> HttpResponse:
+    from portal.endpoints import create_endpoint_submission
+
+    form = EndpointSubmissionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            sub = create_endpoint_submission(
+                request.user, url=d["url"], model=d["model"], api_key=d["api_key"], mode=d["mode"],
+                budget=form.budget(), tasks=d["tasks"].split(), name=d["name"], description=d["description"],
+                public=d["public"], backends=d["backends"] or None)
+        except ValidationError as e:
+            for field, msgs in e.message_dict.items():
+                form.add_error(field if field in form.fields else None, msgs)
+        else:
+            return redirect("portal:submission", pk=sub.pk)
+    return render(request, "portal/submit_endpoint.html", {"form": form})
+
+
 def submission(request: HttpRequest, pk: int) -> HttpResponse:
     sub = get_object_or_404(Submission.objects.select_related("owner"), pk=pk)
     if not sub.visible_to(request.user):
@@ -101,6 +122,8 @@ def submission(request: HttpRequest, pk: int) -> HttpResponse:
                       and sub.verification not in (Submission.Verification.QUEUED, Submission.Verification.RUNNING),
         "candidates": Submission.objects.filter(public=True, state=Submission.State.FINISHED).exclude(pk=sub.pk)
                                         .order_by("-created_at").values("pk", "name")[:200],
+        "endpoint": getattr(sub, "endpoint", None) if sub.kind == Submission.Kind.ENDPOINT else None,
+        "is_owner": request.user.is_authenticated and request.user.pk == sub.owner_id,
     })
 
 

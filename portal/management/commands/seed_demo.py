@@ -37,8 +37,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--only", nargs="*", default=list(EXAMPLES), help="example bundles to load")
+        parser.add_argument("--no-endpoints", action="store_true",
+                            help="skip the endpoint demo (the search agent in three modes)")
 
-    def handle(self, *args, only, **opts):
+    def handle(self, *args, only, no_endpoints=False, **opts):
         from evaluator.sandbox import UNSAFE_ENV, probe
 
         why = probe()
@@ -69,3 +71,44 @@ class Command(BaseCommand):
             s = sub.summary.get("cpu-llvm", {})
             self.stdout.write(f"{name}: {sub.state}; Correct@1 {s.get('correct@1', 0):.3f}, "
                               f"Fast@1.0 {s.get('fast@1.0', 0):.3f}")
+        if not no_endpoints:
+            seed_endpoints(user, self.stdout)
+
+
+ENDPOINT_TASKS = ["matmul/matmul@m128n512k128", "conv2d/conv2d-nchw@n1c32h28w28k32r3s1",
+                  "softmax/softmax@m256n512", "reduction/sum-lastaxis@m512n1024", "activation/relu@m128n768"]
+ENDPOINT_BUDGET = {"candidates": 4}
+
+
+def seed_endpoints(user, out) -> None:
+    """The built-in search agent entered as a model endpoint in each mode, same tasks and budget,
+    served over the chat API on loopback by this process and evaluated like any endpoint."""
+    from evaluator.agents.search.agent import NAME
+    from evaluator.agents.server import ChatServer, search_model
+    from portal.endpoints import create_endpoint_submission
+
+    server = ChatServer([search_model()]).start()
+    allow = settings.EKB_ENDPOINT_ALLOW_LOOPBACK
+    settings.EKB_ENDPOINT_ALLOW_LOOPBACK = True  # our own server, for this command only
+    try:
+        for mode in ("direct", "agent", "layered"):
+            name = f"{NAME} ({mode})"
+            if Submission.objects.filter(name=name, kind=Submission.Kind.ENDPOINT,
+                                         state=Submission.State.FINISHED).exists():
+                out.write(f"{name}: already evaluated")
+                continue
+            sub = create_endpoint_submission(
+                user, url=server.url, model=NAME, mode=mode, budget=ENDPOINT_BUDGET, tasks=ENDPOINT_TASKS,
+                name=name, enqueue=False,
+                description="The built-in search agent (no LLM) behind the OpenAI-compatible API: "
+                            f"{mode} mode, {ENDPOINT_BUDGET['candidates']} measured candidates per task.")
+            out.write(f"{name}: evaluating {sub.tasks_total} tasks …")
+            for backend in sub.backends:
+                evaluate_backend(sub.pk, backend)
+            sub.refresh_from_db()
+            s = sub.summary.get("cpu-llvm", {})
+            out.write(f"{name}: {sub.state}; Correct@1 {s.get('correct@1', 0):.3f}, "
+                      f"Fast@1.0 {s.get('fast@1.0', 0):.3f}")
+    finally:
+        settings.EKB_ENDPOINT_ALLOW_LOOPBACK = allow
+        server.stop()

@@ -1,0 +1,307 @@
+"""The chat-completions client for submitted endpoints.
+
+One call = ``POST {url}`` with ``{"model", "messages", "temperature", "max_tokens", "seed"}``
+(the OpenAI chat-completions request); the reply's ``choices[0].message.content`` is the text.
+
+* Network: the :mod:`~evaluator.agents.netguard` check before every attempt, the connection to
+  the checked address, no proxy, no redirects (a 3xx is refused and its target named), a total
+  deadline per attempt (connect + send + every read), the response body capped.
+* Retries with exponential backoff and jitter for what may pass (unreachable, timeout, 429,
+  5xx; ``Retry-After`` honoured up to the cap); none for what will not (auth refused, other 4xx,
+  refused address, malformed reply).
+* Every attempt is taken from the submission's :class:`~evaluator.agents.budget.Meter` first.
+* Failures are :class:`EndpointError` with a ``kind`` from :data:`KINDS` and a message in words;
+  the API key is redacted from every message (an endpoint may echo request headers back), and
+  the client's ``repr`` never shows it.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import socket
+import ssl
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from evaluator.agents import netguard
+from evaluator.agents.budget import BudgetExhausted, Meter
+
+UNREACHABLE = "unreachable"
+AUTH_REFUSED = "auth_refused"
+MALFORMED_REPLY = "malformed_reply"
+BUDGET_EXHAUSTED = "budget_exhausted"
+TIMEOUT = "timeout"
+ADDRESS_REFUSED = "address_refused"
+HTTP_ERROR = "http_error"
+KINDS = (UNREACHABLE, AUTH_REFUSED, MALFORMED_REPLY, BUDGET_EXHAUSTED, TIMEOUT, ADDRESS_REFUSED, HTTP_ERROR)
+# Kinds after which calling again cannot help: the rest of the submission is not attempted.
+FATAL = (AUTH_REFUSED, ADDRESS_REFUSED, BUDGET_EXHAUSTED)
+
+MAX_MESSAGE_CHARS = 200_000
+USER_AGENT = "EdgeKernelBench-endpoint-client/1"
+
+
+class EndpointError(Exception):
+    def __init__(self, kind: str, message: str, attempts: int = 0):
+        assert kind in KINDS, kind
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.attempts = attempts
+
+    @property
+    def fatal(self) -> bool:
+        return self.kind in FATAL
+
+    def __str__(self) -> str:
+        return f"{self.kind.replace('_', ' ')}: {self.message}"
+
+
+@dataclass(frozen=True)
+class NetPolicy:
+    """Network limits of one endpoint call (and the loopback switch of the SSRF guard)."""
+
+    allow_loopback: bool = False
+    connect_timeout_s: float = 10.0
+    timeout_s: float = 180.0  # whole attempt: connect, send, wait, read
+    max_response_bytes: int = 4 << 20
+    retries: int = 3  # attempts after the first
+    backoff_s: float = 1.0
+    backoff_max_s: float = 30.0
+
+
+@dataclass
+class Reply:
+    content: str
+    usage: dict  # prompt_tokens / completion_tokens / total_tokens (estimated when not reported)
+    latency_s: float
+    attempts: int
+    model: str = ""
+    finish_reason: str = ""
+    usage_estimated: bool = False
+
+
+def redact(text: str, secret: str | None) -> str:
+    if secret and len(secret) >= 4 and text:
+        text = text.replace(secret, "[redacted]")
+    return text
+
+
+def estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+@dataclass
+class ChatClient:
+    url: str
+    model: str
+    api_key: str = field(default="", repr=False)
+    policy: NetPolicy = field(default_factory=NetPolicy)
+    meter: Meter | None = None
+    resolve: netguard.Resolver = netguard.system_resolver
+    sleep: Callable[[float], None] = time.sleep
+
+    def __repr__(self) -> str:  # never the key
+        return f"ChatClient(url={self.url!r}, model={self.model!r}, api_key={'[set]' if self.api_key else '[none]'})"
+
+    # --- one call with retries -----------------------------------------------------------
+    def complete(self, messages: list[dict], *, temperature: float = 0.2, max_tokens: int = 4096,
+                 seed: int | None = None) -> Reply:
+        body = {"model": self.model, "messages": messages, "temperature": temperature,
+                "max_tokens": max_tokens}
+        if seed is not None:
+            body["seed"] = seed
+        payload = json.dumps(body).encode()
+        prompt_chars = sum(len(m.get("content", "")) for m in messages)
+        attempts = 0
+        t0 = time.monotonic()
+        last: EndpointError | None = None
+        for attempt in range(self.policy.retries + 1):
+            if self.meter is not None:
+                try:
+                    self.meter.take_request()
+                except BudgetExhausted as e:
+                    raise EndpointError(BUDGET_EXHAUSTED, str(e).removeprefix("budget exhausted: "),
+                                        attempts) from None
+            attempts += 1
+            try:
+                status, headers, raw = self._post(payload)
+            except EndpointError as e:
+                e.attempts = attempts
+                if e.kind not in (UNREACHABLE, TIMEOUT):
+                    raise
+                last = e
+                self._backoff(attempt, None)
+                continue
+            if 200 <= status < 300:
+                reply = self._parse(raw, attempts, time.monotonic() - t0, prompt_chars)
+                if self.meter is not None:
+                    self.meter.add_tokens(reply.usage.get("total_tokens", 0))
+                return reply
+            snippet = self._snippet(raw)
+            if 300 <= status < 400:
+                raise EndpointError(HTTP_ERROR, self._redirect_message(status, headers.get("location", "")),
+                                    attempts)
+            if status in (401, 403):
+                raise EndpointError(AUTH_REFUSED, f"HTTP {status} from the endpoint{snippet}", attempts)
+            if status == 429 or status >= 500 or status == 408:
+                last = EndpointError(UNREACHABLE if status >= 500 else HTTP_ERROR,
+                                     f"HTTP {status} from the endpoint{snippet}", attempts)
+                self._backoff(attempt, headers.get("retry-after"))
+                continue
+            raise EndpointError(HTTP_ERROR, f"HTTP {status} from the endpoint{snippet}", attempts)
+        assert last is not None
+        last.message += f" (gave up after {attempts} attempts)"
+        raise last
+
+    def _backoff(self, attempt: int, retry_after: str | None) -> None:
+        if attempt >= self.policy.retries:
+            return
+        delay = self.policy.backoff_s * (2 ** attempt) * (0.5 + random.random() / 2)
+        if retry_after:
+            try:
+                delay = max(delay, float(retry_after))
+            except ValueError:
+                pass  # an HTTP date: keep the computed delay
+        self.sleep(min(delay, self.policy.backoff_max_s))
+
+    # --- one HTTP attempt ----------------------------------------------------------------
+    def _post(self, payload: bytes) -> tuple[int, dict[str, str], bytes]:
+        pol = self.policy
+        try:
+            target = netguard.check_url(self.url, pol.allow_loopback, self.resolve)
+        except netguard.AddressRefused as e:
+            kind = UNREACHABLE if str(e).startswith("cannot resolve") else ADDRESS_REFUSED
+            raise EndpointError(kind, str(e)) from None
+        deadline = time.monotonic() + pol.timeout_s
+        conn = None
+        errors = []
+        for address in target.addresses:  # every one was checked; first that connects wins
+            try:
+                conn = _connection(target, address, min(pol.connect_timeout_s, pol.timeout_s))
+                conn.connect()
+                break
+            except (OSError, ssl.SSLError) as e:
+                errors.append(f"{address}: {_os_reason(e)}")
+                conn = None
+        if conn is None:
+            raise EndpointError(UNREACHABLE, f"cannot connect to {target.host}:{target.port} "
+                                f"({'; '.join(errors)})")
+        headers = {"Content-Type": "application/json", "Accept": "application/json",
+                   "User-Agent": USER_AGENT}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        try:
+            conn.sock.settimeout(max(0.001, deadline - time.monotonic()))
+            conn.request("POST", target.path, body=payload, headers=headers)
+            resp = conn.getresponse()
+            chunks, size = [], 0
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise socket.timeout()
+                conn.sock.settimeout(left)
+                chunk = resp.read(64 << 10)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > pol.max_response_bytes:
+                    raise EndpointError(MALFORMED_REPLY, f"the reply is larger than "
+                                        f"{pol.max_response_bytes >> 20} MiB")
+                chunks.append(chunk)
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, b"".join(chunks)
+        except (socket.timeout, TimeoutError):
+            raise EndpointError(TIMEOUT, f"no complete reply within {pol.timeout_s:g} s") from None
+        except http.client.HTTPException as e:
+            raise EndpointError(MALFORMED_REPLY, f"not a valid HTTP response ({type(e).__name__})") from None
+        except OSError as e:
+            raise EndpointError(UNREACHABLE, f"connection to {target.host}:{target.port} failed "
+                                f"({_os_reason(e)})") from None
+        finally:
+            conn.close()
+
+    def _redirect_message(self, status: int, location: str) -> str:
+        where = location[:200] or "(no Location)"
+        msg = f"HTTP {status} redirect to {redact(where, self.api_key)} refused: redirects are not followed"
+        if location:
+            try:
+                netguard.check_url(location, self.policy.allow_loopback, self.resolve)
+            except netguard.AddressRefused as e:
+                msg += f"; the target is not allowed either ({e})"
+        return msg
+
+    def _snippet(self, raw: bytes) -> str:
+        text = raw[:300].decode("utf-8", "replace").strip()
+        return f": {redact(text, self.api_key)}" if text else ""
+
+    def _parse(self, raw: bytes, attempts: int, latency: float, prompt_chars: int) -> Reply:
+        def bad(why: str) -> EndpointError:
+            return EndpointError(MALFORMED_REPLY, why + self._snippet(raw), attempts)
+
+        try:
+            doc = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            raise bad("the reply is not JSON") from None
+        if not isinstance(doc, dict):
+            raise bad("the reply is not a JSON object")
+        if isinstance(doc.get("error"), (dict, str)):
+            err = doc["error"]
+            raise bad(f"the endpoint returned an error ({str(err.get('message', '') if isinstance(err, dict) else err)[:200]})")
+        choices = doc.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise bad("the reply has no choices")
+        message = choices[0].get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, str):
+            raise bad("the reply's choices[0].message.content is not a string")
+        if len(content) > MAX_MESSAGE_CHARS:
+            raise bad(f"the reply's content has {len(content)} characters; the limit is {MAX_MESSAGE_CHARS}")
+        usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
+        usage = {k: int(v) for k, v in usage.items()
+                 if k in ("prompt_tokens", "completion_tokens", "total_tokens")
+                 and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9}
+        estimated = "total_tokens" not in usage
+        if estimated:
+            usage = {"prompt_tokens": estimate_tokens(" " * prompt_chars),
+                     "completion_tokens": estimate_tokens(content)}
+            usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        return Reply(content, usage, latency, attempts, model=str(doc.get("model", ""))[:200],
+                     finish_reason=str(choices[0].get("finish_reason") or "")[:40],
+                     usage_estimated=estimated)
+
+
+def _connection(target: netguard.Target, address: str, timeout: float) -> http.client.HTTPConnection:
+    cls = _GuardedHTTPSConnection if target.scheme == "https" else _GuardedHTTPConnection
+    return cls(target.host, target.port, address, timeout)
+
+
+class _GuardedHTTPConnection(http.client.HTTPConnection):
+    """Connects to the address the guard checked, not to whatever the name resolves to now."""
+
+    def __init__(self, host: str, port: int, address: str, timeout: float):
+        super().__init__(host, port, timeout=timeout)
+        self._address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class _GuardedHTTPSConnection(http.client.HTTPSConnection):
+    def __init__(self, host: str, port: int, address: str, timeout: float):
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._address = address
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+def _os_reason(e: BaseException) -> str:
+    if isinstance(e, (socket.timeout, TimeoutError)):
+        return "timed out"
+    return getattr(e, "strerror", None) or type(e).__name__

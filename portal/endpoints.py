@@ -1,0 +1,223 @@
+"""Endpoint submissions: accepting one, and running its jobs.
+
+Accepting: the URL passes the SSRF guard (resolved now; the worker checks again before every
+call), the key is a plausible bearer token and is stored encrypted, the mode, budget, prompt
+version and tasks are valid. A rejected submission stores nothing.
+
+Running (one job per backend, in the worker): per task, the evaluator's mode loop
+(``evaluator.agents.modes.run_task``) calls the endpoint from the worker — outside the sandbox —
+and evaluates what comes back with the pipeline — inside it, as any bundle entry. The
+submission's request and token budget is counted in the database, atomically, so jobs on several
+backends and a redelivered job share one budget. A fatal endpoint failure (auth refused, address
+refused) ends the submission as failed; an exhausted budget records the tasks left as missing.
+The decrypted key lives only in the client object; every message stored or logged is redacted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from evaluator import records, suite
+from evaluator.agents import netguard
+from evaluator.agents.budget import Budget, BudgetExhausted, Meter
+from evaluator.agents.client import BUDGET_EXHAUSTED, ChatClient, NetPolicy, redact
+from evaluator.agents.modes import MODES, run_task
+from evaluator.agents.prompts import CURRENT, TEMPLATES, PromptSet
+from evaluator.records import TaskResult
+from portal.models import Endpoint, Submission
+
+log = logging.getLogger(__name__)
+
+API_KEY = re.compile(r"^[\x21-\x7e]{1,500}$")  # printable ASCII, no spaces: safe in a header
+MODEL = re.compile(r"^[A-Za-z0-9._:/@+-]{1,200}$")
+MAX_GLOBS = 64
+
+
+def validate(*, url: str, model: str, api_key: str, mode: str, budget: dict | None,
+             prompt_version: str, tasks: list[str] | None) -> tuple[Budget, list[str]]:
+    errors: dict[str, list[str]] = {}
+    try:
+        netguard.check_url(url, settings.EKB_ENDPOINT_ALLOW_LOOPBACK)
+    except netguard.AddressRefused as e:
+        errors["url"] = [str(e)]
+    if not MODEL.match(model or ""):
+        errors["model"] = ["the model name must be 1–200 characters of letters, digits and ._:/@+-"]
+    if api_key and not API_KEY.match(api_key):
+        errors["api_key"] = ["the API key must be 1–500 printable characters without spaces"]
+    if mode not in MODES:
+        errors["mode"] = [f"mode must be one of {list(MODES)}"]
+    if prompt_version not in TEMPLATES:
+        errors["prompt_version"] = [f"unknown prompt version; known: {sorted(TEMPLATES)}"]
+    b = None
+    try:
+        b = Budget.from_json(budget)
+    except (ValueError, TypeError) as e:
+        errors["budget"] = [str(e)]
+    globs = [g.strip() for g in (tasks or []) if g.strip()]
+    if len(globs) > MAX_GLOBS:
+        errors["tasks"] = [f"at most {MAX_GLOBS} task patterns"]
+    else:
+        empty = [g for g in globs if not suite.select([g])]
+        if empty:
+            errors["tasks"] = [f"no public workload matches {g!r}" for g in empty]
+    if errors:
+        raise ValidationError(errors)
+    return b, globs
+
+
+def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = "", mode: str = "agent",
+                               budget: dict | None = None, prompt_version: str = CURRENT,
+                               tasks: list[str] | None = None, name: str = "", description: str = "",
+                               public: bool = True, backends: list[str] | None = None,
+                               enqueue: bool = True) -> Submission:
+    from portal.submissions import enqueue_jobs
+
+    b, globs = validate(url=url, model=model, api_key=api_key, mode=mode, budget=budget,
+                        prompt_version=prompt_version, tasks=tasks)
+    available = settings.EKB_BACKENDS
+    chosen = list(backends or available[:1])
+    unknown = [x for x in chosen if x not in available]
+    if unknown:
+        raise ValidationError({"backends": [f"backends {unknown} are not served here; available: {available}"]})
+    n_tasks = len(suite.select(globs or None))
+    with transaction.atomic():
+        sub = Submission.objects.create(
+            owner=owner, kind=Submission.Kind.ENDPOINT, name=(name or f"{model} ({mode})")[:64],
+            description=description, public=public, backends=chosen, tasks_total=n_tasks * len(chosen))
+        ep = Endpoint(submission=sub, url=url, model=model, mode=mode, budget=b.to_json(),
+                      prompt_version=prompt_version, tasks=globs)
+        ep.set_api_key(api_key)
+        ep.save()
+        if enqueue:
+            transaction.on_commit(lambda: enqueue_jobs(sub))
+    return sub
+
+
+# --- running --------------------------------------------------------------------------------
+
+class DbMeter(Meter):
+    """The submission's request/token budget, counted in its Endpoint row (atomic updates)."""
+
+    def __init__(self, endpoint: Endpoint, budget: Budget):
+        super().__init__(budget.max_requests, budget.max_tokens)
+        self.pk = endpoint.pk
+
+    def take_request(self) -> None:
+        took = Endpoint.objects.filter(pk=self.pk, requests_used__lt=self.max_requests,
+                                       tokens_used__lt=self.max_tokens).update(requests_used=F("requests_used") + 1)
+        if not took:
+            used = Endpoint.objects.filter(pk=self.pk).values("requests_used", "tokens_used").first() or {}
+            raise BudgetExhausted(f"budget exhausted: {used.get('requests_used')} of {self.max_requests} "
+                                  f"requests, {used.get('tokens_used')} of {self.max_tokens} tokens used")
+        self.requests += 1
+
+    def add_tokens(self, n: int) -> None:
+        n = max(0, int(n))
+        Endpoint.objects.filter(pk=self.pk).update(tokens_used=F("tokens_used") + n)
+        self.tokens += n
+
+
+class _Redact(logging.Filter):
+    def __init__(self, secret: str):
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        if self.secret in msg:
+            record.msg, record.args = redact(msg, self.secret), None
+        return True
+
+
+@contextlib.contextmanager
+def _redacting_logs(secret: str):
+    """While a job holds a decrypted key, every log handler drops it from what it writes."""
+    if not secret or len(secret) < 4:
+        yield
+        return
+    f = _Redact(secret)
+    handlers = list(logging.getLogger().handlers)
+    for h in handlers:
+        h.addFilter(f)
+    try:
+        yield
+    finally:
+        for h in handlers:
+            h.removeFilter(f)
+
+
+def _missing(w, backend: str, reason: str) -> TaskResult:
+    return TaskResult(w.id, backend, records.MISSING, reason=reason[:4000], level=w.level, family=w.family,
+                      domains=list(w.domains), hidden=w.hidden)
+
+
+def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store) -> str | None:
+    """Run every task of an endpoint submission not yet stored; the fatal endpoint failure that
+    ended it, if any (the caller marks the submission failed)."""
+    ep = sub.endpoint
+    budget = Budget.from_json(ep.budget)
+    prompts = PromptSet(ep.prompt_version)
+    key = ep.api_key()
+    policy = NetPolicy(allow_loopback=settings.EKB_ENDPOINT_ALLOW_LOOPBACK,
+                       timeout_s=settings.EKB_ENDPOINT_TIMEOUT_S)
+    client = ChatClient(ep.url, ep.model, key, policy=policy, meter=DbMeter(ep, budget))
+    stop: str | None = None  # a fatal failure: the tasks left are not attempted
+    fatal: str | None = None
+    with _redacting_logs(key):
+        try:
+            for w in ep.workloads():
+                if w.id in done:
+                    continue
+                if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                    return None
+                if stop:
+                    r = _missing(w, backend, f"not attempted: {stop}")
+                else:
+                    r = run_task(w, ep.mode, client, lambda c, w=w: pipe.evaluate(w, c), budget, pipe.info,
+                                 prompts)
+                    err = r.detail.get("endpoint", {}).get("error")
+                    if err and err["fatal"]:
+                        stop = f"endpoint {err['kind'].replace('_', ' ')}: {err['message']}"
+                        fatal = None if err["kind"] == BUDGET_EXHAUSTED else stop
+                _scrub(r, key)
+                if store(sub, r):
+                    Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+        except Exception as e:  # noqa: BLE001 - re-raised without the key in its message
+            raise RuntimeError(redact(f"{type(e).__name__}: {e}", key)) from None
+    return fatal
+
+
+def _scrub(r: TaskResult, key: str) -> None:
+    """The key out of everything stored (an endpoint may echo it in a reply or an error)."""
+    if not key:
+        return
+    r.reason = redact(r.reason, key)
+    for t in r.trace or []:
+        for k, v in t.items():
+            if isinstance(v, str):
+                t[k] = redact(v, key)
+    err = r.detail.get("endpoint", {}).get("error")
+    if err:
+        err["message"] = redact(err["message"], key)
+
+
+def fail(sub: Submission, reason: str) -> None:
+    Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=reason[:4000],
+                                                finished_at=timezone.now())
+
+
+def expected_tasks(sub: Submission) -> list:
+    """The workloads a submission is scored on: an endpoint's selection, else every public one."""
+    from leaderboard.slices import track_tasks
+
+    if sub.kind == Submission.Kind.ENDPOINT and hasattr(sub, "endpoint"):
+        return sub.endpoint.workloads()
+    return track_tasks("public")

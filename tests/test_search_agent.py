@@ -1,0 +1,113 @@
+"""The built-in search agent as a model: its replies parse and apply to the workload, and what
+it proposes next follows the measurements the conversation reports (no builds here: the
+measured loop is in test_agents_modes.py and bench/agent_layered.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from evaluator import suite
+from evaluator.agents import extract
+from evaluator.agents.budget import Budget
+from evaluator.agents.prompts import PromptSet
+from evaluator.agents.search.agent import AgentError, SearchAgent, Searcher, _meta, _workload_space
+from evaluator.backends import get_backend
+from evaluator.ir import layered_trace
+
+PROMPTS = PromptSet("ekb-prompt/1")
+INFO = get_backend("cpu-llvm").info()
+
+
+def opening(w, mode="agent"):
+    return [{"role": "system", "content": PROMPTS.system(w, mode)},
+            {"role": "user", "content": PROMPTS.task(w, INFO, mode, Budget(candidates=8))}]
+
+
+def result_line(n, status="correct", speedup=None):
+    res = {"candidate": n, "status": status}
+    if speedup is not None:
+        res.update(speedup=speedup, time_ms=1.0)
+    return f"Candidate {n}: …\nRESULT {json.dumps(res, sort_keys=True)}"
+
+
+def one_per_family():
+    seen, out = set(), []
+    for w in suite.workloads():
+        if w.level != "L3" and w.family not in seen:
+            seen.add(w.family)
+            out.append(w.id)
+    return out
+
+
+@pytest.mark.parametrize("wid", one_per_family())
+def test_first_proposal_applies_to_the_workload(wid):
+    w = suite.get_workload(wid)
+    reply = SearchAgent().reply(opening(w, "direct"), {"seed": 0})
+    k = extract.kernel(reply)
+    assert k.format == "layered-trace"
+    layered_trace.apply(w.canonical_module(), json.loads(k.source))  # raises if a step does not apply
+
+
+def config_of(reply: str) -> dict:
+    return _meta(reply)["cfg"]
+
+
+@pytest.mark.parametrize("wid", ["matmul/matmul@m128n512k128", "softmax/softmax@m256n512"])
+def test_the_search_follows_the_measurements(wid):
+    """A fast first candidate makes the next proposal one of its close variants; a failed or
+    slow one sends the search elsewhere."""
+    w = suite.get_workload(wid)
+    agent = SearchAgent()
+    messages = opening(w)
+    r1 = agent.reply(messages, {})
+    c1 = config_of(r1)
+    compute = json.loads(extract.kernel(r1).source)["layers"]["compute"]
+    searcher = Searcher(_workload_space(w.id, json.dumps(compute), 2))
+
+    def after(line):
+        return config_of(agent.reply(messages + [{"role": "assistant", "content": r1},
+                                                 {"role": "user", "content": line}], {}))
+
+    good, slow, failed = after(result_line(1, speedup=5.0)), after(result_line(1, speedup=0.5)), \
+        after(result_line(1, "compile_error"))
+    assert c1 not in (good, slow, failed)
+    assert searcher.distance(c1, good) == 1
+    assert searcher.distance(c1, slow) > 1 and searcher.distance(c1, failed) > 1
+    # the conversation is the state: replaying it gives the same decision
+    assert after(result_line(1, speedup=5.0)) == good
+
+
+def test_a_failed_candidate_is_not_proposed_again():
+    w = suite.get_workload("conv2d/conv2d-nchw@n1c32h28w28k32r3s1")
+    agent = SearchAgent()
+    messages = opening(w)
+    r1 = agent.reply(messages, {})
+    messages += [{"role": "assistant", "content": r1},
+                 {"role": "user", "content": result_line(1, "compile_error")}]
+    r2 = agent.reply(messages, {})
+    assert extract.kernel(r2).source != extract.kernel(r1).source
+
+
+def test_layered_stages():
+    w = suite.get_workload("reduction/sum-lastaxis@m512n1024")
+    agent = SearchAgent()
+    empty = {"format": "layered-trace", "version": 1, "layers": {"compute": [], "schedule": [], "memory": []}}
+    messages = opening(w, "layered")
+    messages[-1]["content"] += "\n\n" + PROMPTS.stage("compute", 1, 6, empty, "")
+    edit = extract.layer_edit(agent.reply(messages, {}), "compute")
+    assert edit.advance and [s["op"] for s in edit.steps] == ["get_loops", "split", "rfactor"]
+    doc = {**empty, "layers": {"compute": edit.steps, "schedule": [], "memory": []}}
+    messages += [{"role": "assistant", "content": "```json\n{}\n```"},
+                 {"role": "user", "content": PROMPTS.stage("schedule", 2, 5, doc, "")}]
+    sched = extract.layer_edit(agent.reply(messages, {}), "schedule")
+    assert not sched.advance and any(s["op"] == "vectorize" for s in sched.steps)
+    layered_trace.apply(w.canonical_module(), {**doc, "layers": {**doc["layers"], "schedule": sched.steps}})
+
+
+def test_model_graphs_are_declined_with_a_reason():
+    w = suite.get_workload("model/anomaly-autoencoder@b1")
+    with pytest.raises(AgentError, match=re.escape("model graphs (L3) are not supported")):
+        SearchAgent().reply(opening(w), {})
