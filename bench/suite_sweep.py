@@ -1,6 +1,6 @@
-"""The whole task suite through the real pipeline with the ``tvm-default`` rule set on cpu-llvm.
+"""The whole task suite through the real pipeline with ``tvm-default`` on cpu-llvm (or opencl).
 
-    .venv/bin/python bench/suite_sweep.py [--sample N] [--tasks GLOB ...] [--public-only]
+    .venv/bin/python bench/suite_sweep.py [--backend cpu-llvm|opencl] [--sample N] [--tasks GLOB ...] [--public-only]
                                           [--time-budget S] [--unsafe-local]
 
 Every workload — public and hidden — is submitted as a ``layered-trace`` entry holding the rule
@@ -28,17 +28,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evaluator import records, suite  # noqa: E402
-from evaluator.baselines.tvm_default import default_document  # noqa: E402
+from evaluator.examples import default_entry  # noqa: E402
 from evaluator.formats.bundle import Bundle, Entry  # noqa: E402
 from evaluator.harness.protocol import Protocol  # noqa: E402
 from evaluator.pipeline import evaluate_bundle  # noqa: E402
 
 
-def rule_set_bundle(workloads) -> Bundle:
-    """The rule set as an in-memory bundle, one entry per workload (hidden ones included)."""
-    entries = tuple(Entry(i, w.id, "cpu-llvm", "layered-trace", f"schedules/{i}.json",
-                          json.dumps(default_document(w.canonical_module())), None)
-                    for i, w in enumerate(workloads, 1))
+def rule_set_bundle(workloads, backend: str = "cpu-llvm") -> Bundle:
+    """The backend's tvm-default as an in-memory bundle, one entry per workload (hidden ones
+    included): what ``examples/bundles/tvm-default`` holds for the public ones."""
+    entries = []
+    for i, w in enumerate(workloads, 1):
+        fmt, name, text = default_entry(w, backend)
+        entries.append(Entry(i, w.id, backend, fmt, name, text, None))
+    entries = tuple(entries)
     return Bundle("tvm-default (suite sweep)", "the tvm-default rule set for every workload", entries, "-")
 
 
@@ -51,6 +54,8 @@ def main() -> int:
     ap.add_argument("--sample", type=int, help="only the deterministic representative sample of this size")
     ap.add_argument("--tasks", action="append", metavar="GLOB", help="only workloads matching these globs")
     ap.add_argument("--public-only", action="store_true", help="leave the hidden workloads out")
+    ap.add_argument("--backend", default="cpu-llvm", choices=("cpu-llvm", "opencl"),
+                    help="the backend whose tvm-default is swept (opencl: dlight on the OpenCL device here)")
     ap.add_argument("--time-budget", type=float, help="timing budget per task in seconds (protocol default 2)")
     ap.add_argument("--unsafe-local", action="store_true",
                     help="run without the sandbox where the machine has none (the rule set is trusted code)")
@@ -73,7 +78,7 @@ def main() -> int:
     protocol = Protocol() if args.time_budget is None else Protocol(time_budget_s=args.time_budget)
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     t0 = time.perf_counter()
-    bundle = rule_set_bundle(chosen)
+    bundle = rule_set_bundle(chosen, args.backend)
     bundle_s = time.perf_counter() - t0
     done = [0]
 
@@ -83,7 +88,7 @@ def main() -> int:
             mark = "" if result.status == records.CORRECT else f"  {result.status}: {result.reason[:100]}"
             print(f"[{done[0]}/{len(chosen)}] {wid} {time.perf_counter() - t0:.0f}s{mark}", file=sys.stderr, flush=True)
 
-    report = evaluate_bundle(bundle, "cpu-llvm", globs=[w.id for w in chosen], include_hidden=include_hidden,
+    report = evaluate_bundle(bundle, args.backend, globs=[w.id for w in chosen], include_hidden=include_hidden,
                              protocol=protocol, progress=progress)
     wall = time.perf_counter() - t0
 
@@ -121,7 +126,8 @@ def main() -> int:
         "workloads": rows,
     }
     stamp = time.strftime("%Y-%m-%d")
-    out = ROOT / "bench" / "results" / f"suite_sweep-{stamp}{'-sample' if args.sample or args.tasks else ''}.json"
+    tag = ("" if args.backend == "cpu-llvm" else f"-{args.backend}") + ("-sample" if args.sample or args.tasks else "")
+    out = ROOT / "bench" / "results" / f"suite_sweep-{stamp}{tag}.json"
     out.write_text(json.dumps(result, indent=1))
     out.with_suffix(".md").write_text(_markdown(result))
     print(out.with_suffix(".md").read_text())

@@ -259,7 +259,13 @@ class SearchAgent:
         from evaluator import suite
 
         compute = compute_plan(suite.get_workload(workload).canonical_module())
-        space = _workload_space(workload, json.dumps(compute), cores)
+        try:
+            space = _workload_space(workload, json.dumps(compute), cores)
+        except Invalid as e:
+            # nothing to search (an opaque body): TVM's own lowering is the only candidate
+            doc = {"format": "layered-trace", "version": 1, "description": f"nothing to schedule: {e}",
+                   "layers": {name: [] for name in LAYERS}}
+            return f"Nothing to schedule here ({e}).\n```json\n{json.dumps(doc, indent=1)}\n```"
         s = Searcher(space)
         c_id = _digest(compute)
         mine = [p for p in past if p.compute == c_id and p.stage is None]

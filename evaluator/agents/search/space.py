@@ -89,7 +89,11 @@ def _only_last_axis(block, var) -> bool:
 
 def analyse(sch) -> list[BlockInfo]:
     """The blocks of the function ``sch`` works on, in order."""
-    root = sch.get_sblock("root")
+    try:
+        root = sch.get_sblock("root")
+    except Exception:  # noqa: BLE001 - TVM's ScheduleError
+        # an opaque body (TOPI's scans and sorts: a loop nest of their own or a library call)
+        raise Invalid("the function has no schedulable blocks (an opaque body)") from None
     outputs = {sch.get(b).name_hint for b in sch.get_output_blocks(root)}
     out = []
     for rv in sch.get_child_blocks(root):
@@ -130,7 +134,10 @@ def compute_plan(mod) -> list[dict]:
 
     sch = s_tir.Schedule(mod)
     sch.work_on("main")
-    blocks = {b.name: b for b in analyse(sch)}
+    try:
+        blocks = {b.name: b for b in analyse(sch)}
+    except Invalid:
+        return []
     steps: list[dict] = []
     for b in blocks.values():
         if b.output or b.reduce or not b.plain:
@@ -152,6 +159,12 @@ def compute_plan(mod) -> list[dict]:
         steps += [{"op": "get_loops", "block": b.name, "into": names},
                   {"op": "split", "loop": names[-1], "factors": [None, kv], "into": [f"c{i}_ko", f"c{i}_ki"]},
                   {"op": "rfactor", "loop": f"c{i}_ki", "factor_axis": b.n_spatial, "into": f"{b.name}_rf"}]
+    # the analysis is a heuristic: a plan TVM refuses (e.g. an inline into an adaptive pool's
+    # data-dependent window) is no plan
+    try:
+        Space(mod, steps)
+    except Invalid:
+        return []
     return steps
 
 
