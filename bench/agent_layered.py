@@ -95,6 +95,8 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=8, help="measured candidates per task")
     ap.add_argument("--level", default="L1")
     ap.add_argument("--tasks", nargs="*", help="workload globs (default: every public workload of --level)")
+    ap.add_argument("--sample", type=int,
+                    help="a deterministic sample of this many public workloads of --level (every family first)")
     ap.add_argument("--backend", default="cpu-llvm")
     ap.add_argument("--quick", action="store_true", help="the tests' short timing budget (noisier)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"))
@@ -104,10 +106,14 @@ def main(argv=None) -> int:
                 if args.quick else Protocol())
     pipe = Pipeline(args.backend, protocol)
     tasks = [w for w in suite.select(args.tasks) if not args.level or w.level == args.level]
+    if args.sample:
+        ordered = [w for w in suite.sample(len(suite.workloads()), include_hidden=False)
+                   if not args.level or w.level == args.level]
+        tasks = ordered[:args.sample]
     budget = Budget(candidates=args.budget)
     server = ChatServer([search_model()]).start()
     date = time.strftime("%Y-%m-%d")
-    out = Path(args.out) / f"agent_{args.mode}-{date}"
+    out = Path(args.out) / f"agent_{args.mode}-{date}{f'-sample{args.sample}' if args.sample else ''}"
     out.parent.mkdir(parents=True, exist_ok=True)
     from evaluator.agents.prompts import PromptSet
 
