@@ -127,7 +127,7 @@ def _build(be, cand, w, path: Path, arch: str) -> str:
 
     try:
         if cand == "default":
-            mod = be.default_module(w.canonical_module())
+            mod = be.default_module(w.canonical_module(), w)
         elif FORMATS[cand.format].raw:
             be.build_source(cand.format, cand.source, cand.launch, w.signature(), str(path))
             return ""

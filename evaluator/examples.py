@@ -32,7 +32,7 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
             return "layered-trace", f"schedules/opencl/{stem}.json", json.dumps(doc, indent=1) + "\n"
         from evaluator.backends.opencl import OpenCL
 
-        return "tvmscript", f"schedules/opencl/{stem}.py", OpenCL().default_module(canonical).script() + "\n"
+        return "tvmscript", f"schedules/opencl/{stem}.py", OpenCL().default_module(canonical, w).script() + "\n"
     raise ValueError(f"no tvm-default entries are defined for backend {backend!r}")
 
 

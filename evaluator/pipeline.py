@@ -75,13 +75,13 @@ class Pipeline:
         import tvm
 
         canonical = w.canonical_module()
-        doc = self.backend.default_signature(canonical)
+        doc = self.backend.default_signature(canonical, w)
         key = hashlib.sha256(json.dumps([w.id, doc, self.backend.target(), tvm.__version__],
                                         sort_keys=True).encode()).hexdigest()[:24]
         path = cache_dir() / "baselines" / f"{key}.so"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            mod = self.backend.default_module(canonical)
+            mod = self.backend.default_module(canonical, w)
             tmp = path.with_suffix(f".{time.monotonic_ns()}.tmp.so")
             self.backend.build(mod, str(tmp))
             tmp.rename(path)  # atomic: concurrent workers never load a half-written file

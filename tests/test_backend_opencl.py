@@ -244,6 +244,59 @@ def test_a_layered_trace_with_bind_runs_correct(pipeline):
     assert r.speedup["tvm-default"] > 0
 
 
+@pytest.mark.parametrize("wid", [
+    "activation/log1p@t98f257",  # TVM writes C99's log1pf, which OpenCL C lacks
+    "scan/cumsum-lastaxis@m64n1024",  # an opaque loop nest: rows become work-groups
+    "index/topk@m1n1000k5",  # built from TOPI's GPU kernel, not the CPU sorting library
+    "index/sort@m64n1024",  # TOPI's GPU sort: a host loop of merge passes, unrolled into launches
+    "signal/goertzel@f40n205",  # a resonant recurrence: its coefficients must be exact
+    "elementwise/add@m128n768-f16",  # float16 on a device that may lack half arithmetic
+])
+def test_the_tvm_default_entry_is_correct_where_dlight_alone_is_not_enough(pipeline, wid):
+    w = suite.get_workload(wid)
+    fmt, _, text = default_entry(w, "opencl")
+    assert _entry("tvm-default", w.id) == text
+    r = pipeline.evaluate(w, Candidate(fmt, text))
+    assert r.status == records.CORRECT, r.reason
+
+
+def test_float_constants_are_written_exactly():
+    w = suite.get_workload("signal/goertzel@f40n205")
+    b = OpenCL()
+    source = lower_to_artifact(b.default_module(w.canonical_module(), w), b.target())["source"]
+    assert "1.703275e+00f" not in source  # what TVM's codegen prints: 7 digits
+    assert float.hex(float(np.float32(1.7032753991180369))) + "f" in source
+
+
+def test_a_host_loop_of_launches_is_unrolled_with_its_arguments_bound():
+    w = suite.get_workload("index/sort@m64n1024")
+    b = OpenCL()
+    doc = lower_to_artifact(b.default_module(w.canonical_module(), w), b.target())
+    merges = [k for k in doc["kernels"] if k["name"] == "main_kernel_2"]
+    assert len(merges) == 3  # log2(1024) - 7 merge passes, one launch each
+    widths = [next(a["scalar"] for a in k["args"] if "scalar" in a) for k in merges]
+    assert widths == [0, 1, 2]  # the loop variable, bound per iteration
+
+
+def test_float16_runs_through_a_float32_variant_only_where_the_device_lacks_half(tmp_path, monkeypatch):
+    w = suite.get_workload("elementwise/add@m128n768-f16")
+    b = OpenCL()
+    path = tmp_path / "k.json"
+    b.build(b.default_module(w.canonical_module(), w), str(path))
+    doc = ocl.parse_artifact(path.read_text())
+    assert "half" in doc["source"] and "half" not in doc["half_as_float"]["source"]
+    rt = ocl.runtime()
+    kernel = b.load(str(path), False)
+    assert bool(kernel.widened) == (not rt.has_fp16)
+    a, c = (np.random.default_rng(0).standard_normal((128, 768)).astype("float16") for _ in range(2))
+    out = kernel([b.tensor(a), b.tensor(c)], [b.tensor(np.zeros((128, 768), "float16"))])[0].numpy()
+    assert out.dtype == np.float16
+    np.testing.assert_allclose(out, (a.astype(np.float32) + c).astype(np.float16), rtol=1e-3)
+    # a device with half arithmetic runs the artifact's own source
+    monkeypatch.setattr(type(rt), "has_fp16", property(lambda self: True))
+    assert ocl.runs_as(rt, doc) is doc
+
+
 def test_an_unbound_schedule_is_a_compile_error(pipeline):
     w = suite.get_workload("activation/relu@m128n768")
     r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(

@@ -101,8 +101,10 @@ class Backend(ABC):
         return tvm.runtime.tensor(array, self.device())
 
     # --- the tvm-default baseline (the CPU rule set unless a backend has its own, e.g. dlight) ---
-    def default_module(self, canonical):
-        """The canonical module scheduled the way TVM's default path does for this backend."""
+    def default_module(self, canonical, workload=None):
+        """The canonical module scheduled the way TVM's default path does for this backend
+        (``workload``: the workload it is of, for backends whose default path depends on more
+        than the module, e.g. a GPU sort built from TOPI's GPU kernel)."""
         import json
 
         from evaluator.baselines.tvm_default import default_document
@@ -111,7 +113,7 @@ class Backend(ABC):
         return lower.lower("layered-trace", json.dumps(default_document(canonical)), canonical,
                            default_layers=self.default_layers)
 
-    def default_signature(self, canonical):
+    def default_signature(self, canonical, workload=None):
         """JSON data that, with the workload, target and TVM version, determines ``default_module``
         (the key its cached build is stored under)."""
         from evaluator.baselines.tvm_default import default_document

@@ -367,15 +367,15 @@ class Cuda(Backend):
         return {"kind": "cuda", "arch": arch, **limits, "host": self._host or _host_target()}
 
     # --- baseline (tvm-default: dlight) -----------------------------------------------------
-    def default_module(self, canonical):
+    def default_module(self, canonical, workload=None):
         from evaluator.baselines import dlight_default
 
-        return dlight_default.schedule(canonical, self.target())
+        return dlight_default.schedule(canonical, self.target(), workload)
 
-    def default_signature(self, canonical):
+    def default_signature(self, canonical, workload=None):
         from evaluator.baselines import dlight_default
 
-        return dlight_default.signature()
+        return dlight_default.signature(workload)
 
     def default_layers(self, sch, func_name: str = "main") -> dict:
         # Only model graphs ask for default layers (functions a trace leaves unnamed); dlight is

@@ -25,6 +25,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 
@@ -83,17 +85,17 @@ class OpenCL(Backend):
             return {}
 
     # --- baseline ----------------------------------------------------------------------------
-    def default_module(self, canonical):
+    def default_module(self, canonical, workload=None):
         from evaluator.baselines import dlight_default
 
         # a model graph too: dlight schedules each of its fused PrimFuncs
-        return dlight_default.schedule(canonical, self.target())
+        return dlight_default.schedule(canonical, self.target(), workload)
 
-    def default_signature(self, canonical):
+    def default_signature(self, canonical, workload=None):
         from evaluator.baselines import dlight_default
 
         # the artifact's format too: a cached baseline in an older one must not be loaded
-        return {**dlight_default.signature(), "artifact": [ocl.FORMAT, ocl.VERSION]}
+        return {**dlight_default.signature(workload), "artifact": [ocl.FORMAT, ocl.VERSION]}
 
     def default_layers(self, sch, func_name: str = "main") -> dict:
         # A model-graph function a trace does not name gets dlight, which is no list of
@@ -105,8 +107,12 @@ class OpenCL(Backend):
         if _is_graph(mod):
             mod = _schedule_unbound(mod, self.target())
         doc = lower_to_artifact(mod, self.target())
-        ocl.parse_artifact(json.dumps(doc))  # the run half's limits (launches, workspace) hold now
-        _compile_check(doc)
+        if _uses_half(doc):
+            # for devices without half arithmetic: the same schedule over float32 (see opencl_runtime)
+            variant = lower_to_artifact(_widen_half(mod), self.target())
+            doc["half_as_float"] = {k: variant[k] for k in ("source", "workspace", "kernels")}
+        # the run half's limits (launches, workspace) hold now; compile what this device runs
+        _compile_check(ocl.runs_as(ocl.runtime(), ocl.parse_artifact(json.dumps(doc))))
         _write(doc, path)
 
     def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
@@ -141,6 +147,18 @@ class OpenCL(Backend):
 def _write(doc: dict, path: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f)
+
+
+def _uses_half(doc: dict) -> bool:
+    return any(t["dtype"] == "float16" for t in doc["params"] + doc["workspace"]) or "half" in doc["source"]
+
+
+def _widen_half(mod):
+    """``mod`` with float16 replaced by float32 everywhere (tensors, casts, constants): rewritten
+    in its TVMScript (TVM has no Python IR mutator) and parsed back, so the result is checked."""
+    import tvm
+
+    return tvm.script.from_source(re.sub(r"\bfloat16\b", "float32", mod.script()))
 
 
 def _is_graph(mod) -> bool:
@@ -191,7 +209,7 @@ def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered
                          "blockIdx.* and threadIdx.* (schedule primitive 'bind')")
     (dev_target, dev_mod), = devices.items()
     dev_mod = finalize_device()(dev_mod)
-    source = codegen_build(dev_mod, dev_target).inspect_source()
+    source = _exact_constants(_math_compat(codegen_build(dev_mod, dev_target).inspect_source()), dev_mod)
     out = {}
     for name, func in funcs.items():
         params = [{"name": p.name, "shape": [_const(d, f"the size of {p.name!r}") for d in p.shape],
@@ -201,16 +219,62 @@ def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered
         except ValueError as e:
             raise ValueError(f"{where(name)}{e}") from None
         known = {p["name"] for p in params} | {w["name"] for w in workspace}
+        # a tensor's element offset (TOPI's extern ops declare one) is 0: the run half always
+        # passes whole buffers
+        offsets = [p.elem_offset for p in func.params if isinstance(p.elem_offset, tvm.tirx.Var)]
         kernels = []
         for kname, args, launch_params, extents in calls:
             kernel_params = list(dev_mod[kname].params)
             if len(kernel_params) != len(args):
                 raise ValueError(f"kernel {kname}: {len(args)} arguments for {len(kernel_params)} parameters")
             kernels.append({"name": kname,
-                            "args": [_kernel_arg(kname, p, a, known) for p, a in zip(kernel_params, args)],
+                            "args": [_kernel_arg(kname, p, a, known, offsets)
+                                     for p, a in zip(kernel_params, args)],
                             **_launch_sizes(kname, launch_params, extents)})
         out[name] = _Lowered(params, workspace, kernels)
     return source, out
+
+
+# OpenCL C's math builtins are overloaded by type; TVM's codegen falls back to C99's float-suffixed
+# names for a few intrinsics it has no OpenCL rule for (``log1pf``), which OpenCL C does not have.
+_OPENCL_MATH = ("acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2 exp10 "
+                "expm1 fabs fdim floor fma fmax fmin fmod hypot ldexp lgamma log log2 log10 log1p logb "
+                "nextafter pow remainder rint round rsqrt sin sinh sqrt tan tanh tgamma trunc").split()
+
+
+def _math_compat(source: str) -> str:
+    """``source`` with a ``#define`` mapping each C99 float-suffixed math call it makes to the
+    OpenCL builtin of the same function."""
+    used = [f for f in _OPENCL_MATH if re.search(rf"\b{f}f\s*\(", source)
+            and not re.search(rf"#define\s+{f}f\b", source)]
+    return "".join(f"#define {f}f {f}\n" for f in used) + source
+
+
+def _exact_constants(source: str, dev_mod) -> str:
+    """``source`` with its float32 constants written exactly. TVM's OpenCL codegen prints them
+    with 7 significant digits (``1.703275e+00f``) where a float needs 9: a recurrence's
+    coefficient off in the 7th digit (Goertzel, IIR filters) then misses the reference. Each
+    constant of the device code is put back as a hexadecimal float literal where its printed
+    form stands for one value only."""
+    import math
+
+    import tvm_ffi
+    from tvm import tirx
+
+    values: dict[str, set[float]] = {}
+
+    def visit(node):
+        if isinstance(node, tirx.FloatImm) and str(node.ty) == "float32" and math.isfinite(node.value):
+            v = abs(float(np.float32(node.value)))
+            values.setdefault(f"{v:.6e}f", set()).add(v)
+
+    for _, f in dev_mod.functions.items():
+        tvm_ffi.structural_walk(f, visit, order="pre")
+    for printed, vs in values.items():
+        if len(vs) == 1:
+            exact = float.hex(vs.pop()) + "f"
+            source = re.sub(rf"(?<![\w.]){re.escape(printed)}", exact, source)
+    return source
 
 
 def _distinct_param_names(func):
@@ -229,34 +293,75 @@ def _distinct_param_names(func):
     return func
 
 
+_NOT_BOUND = ("part of the computation is not bound to OpenCL work-items and would run on the host, "
+              "which cannot touch device buffers: bind the outer loops of every block to blockIdx.* and "
+              "threadIdx.* (schedule primitive 'bind')")
+
+
 def _host_launches(host_func):
-    """The host function's kernel launches in order, and the global buffers it allocates."""
+    """The host function's kernel launches in order, and the global buffers it allocates.
+
+    A host loop with constant bounds around launches (TOPI's GPU sorts run one merge pass per
+    iteration) is unrolled here: each iteration's launch sizes and scalar arguments are its
+    expressions with the loop variables bound. Anything else the host would compute itself is
+    refused — the run half executes launches only."""
     import tvm
+    import tvm.sym
     import tvm_ffi
     from tvm import tirx
 
-    calls, workspace, loops = [], [], []
+    calls, workspace = [], []
+    launches = [0]
 
-    def visit(node):
-        if isinstance(node, tvm.ir.Call) and getattr(node.op, "name", "") == "tirx.call_ffi_kernel":
-            launch_params = [str(x) for x in node.attrs.launch_params]
-            n = len(launch_params)
-            calls.append((str(node.args[0].value), list(node.args[1:len(node.args) - n]), launch_params,
-                          list(node.args[len(node.args) - n:])))
-        elif isinstance(node, tirx.AllocBuffer):
-            b = node.buffer
-            if b.scope() not in ("global", ""):
-                raise ValueError(f"the host part allocates {b.name!r} in scope {b.scope()!r}")
-            workspace.append({"name": b.name, "shape": [_const(d, f"the size of {b.name!r}") for d in b.shape],
-                              "dtype": str(b.dtype)})
-        elif isinstance(node, (tirx.For, tirx.While)):
-            loops.append(node)
+    def value(expr, env):
+        if not env or not isinstance(expr, tvm.ir.expr.Expr):
+            return expr
+        ana = tvm.sym.Analyzer()
+        for var, v in env:
+            ana.bind(var, tvm.tirx.IntImm(str(var.ty), v))
+        try:
+            return ana.simplify(expr)
+        except TypeError:  # a buffer's data pointer: no arithmetic to fold
+            return expr
 
-    tvm_ffi.structural_walk(host_func.body, visit, order="pre")
-    if loops or not calls:
-        raise ValueError("part of the computation is not bound to OpenCL work-items and would run on "
-                         "the host, which cannot touch device buffers: bind the outer loops of every "
-                         "block to blockIdx.* and threadIdx.* (schedule primitive 'bind')")
+    def walk(stmt, env):
+        def visit(node):
+            if isinstance(node, tvm.ir.Call) and getattr(node.op, "name", "") == "tirx.call_ffi_kernel":
+                launch_params = [str(x) for x in node.attrs.launch_params]
+                n = len(launch_params)
+                args = [node.args[0]] + [value(a, env) for a in node.args[1:]]
+                calls.append((str(node.args[0].value), args[1:len(args) - n], launch_params, args[len(args) - n:]))
+                launches[0] += 1
+                if launches[0] > ocl.MAX_KERNELS:
+                    raise ValueError(f"the host launches more than {ocl.MAX_KERNELS} kernels per call")
+            elif isinstance(node, tirx.AllocBuffer):
+                b = node.buffer
+                if b.scope() not in ("global", ""):
+                    raise ValueError(f"the host part allocates {b.name!r} in scope {b.scope()!r}")
+                if all(w["name"] != b.name for w in workspace):
+                    workspace.append({"name": b.name, "shape": [_const(d, f"the size of {b.name!r}") for d in b.shape],
+                                      "dtype": str(b.dtype)})
+            elif isinstance(node, tirx.BufferStore):
+                raise ValueError(_NOT_BOUND)
+            elif isinstance(node, tirx.While):
+                raise ValueError(_NOT_BOUND)
+            elif isinstance(node, tirx.For):
+                lo, ext = value(node.min, env), value(node.extent, env)
+                if not (isinstance(lo, tirx.IntImm) and isinstance(ext, tirx.IntImm)):
+                    raise ValueError(_NOT_BOUND)
+                before = launches[0]
+                for i in range(int(ext.value)):
+                    walk(node.body, env + [(node.loop_var, int(lo.value) + i)])
+                    if launches[0] == before:  # a host loop that launches nothing computes on the host
+                        raise ValueError(_NOT_BOUND)
+                return tvm_ffi.WalkResult.SKIP
+            return None
+
+        tvm_ffi.structural_walk(stmt, visit, order="pre")
+
+    walk(host_func.body, [])
+    if not calls:
+        raise ValueError(_NOT_BOUND)
     return calls, workspace
 
 
@@ -270,7 +375,7 @@ def _const(expr, what: str) -> int:
     raise ValueError(f"{what} is not a constant ({expr}); the opencl backend needs static shapes")
 
 
-def _kernel_arg(kernel: str, param, arg, known: set[str]) -> dict:
+def _kernel_arg(kernel: str, param, arg, known: set[str], offsets=()) -> dict:
     """A device kernel parameter → a buffer named as the workload's tensor, or a constant.
 
     Parameters are mapped by name, not position: the device kernel's parameter order is not the
@@ -279,7 +384,10 @@ def _kernel_arg(kernel: str, param, arg, known: set[str]) -> dict:
     from tvm import tirx
 
     if isinstance(arg, (tirx.IntImm, tirx.FloatImm)):
-        return {"scalar": arg.value, "dtype": str(arg.dtype)}
+        # the kernel's own parameter type decides the width (a folded constant may be narrower)
+        return {"scalar": arg.value, "dtype": str(param.ty)}
+    if isinstance(arg, tirx.Var) and any(arg.same_as(v) for v in offsets):
+        return {"scalar": 0, "dtype": str(param.ty)}
     names = [param.name.removesuffix("_ptr")]
     if isinstance(arg, tvm.ir.Call) and arg.args:  # tirx.buffer_data(buffer)
         names.append(getattr(arg.args[0], "name", ""))

@@ -10,6 +10,14 @@ codegen or from a raw ``opencl-source`` entry) holding everything needed to laun
      "kernels": [{"name", "args": [{"buffer": name} | {"scalar": v, "dtype": d}],
                   "global": [..], "local": [..] | null}, ...]}   # in launch order
 
+A build from TVM whose tensors are float16 also carries ``"half_as_float": {"source", "workspace",
+"kernels"}``: the same computation with every float16 widened to float32. A device without
+``cl_khr_fp16`` (PoCL's CPU device) cannot compile half arithmetic, so it runs that variant:
+the float16 tensors stay float16 in memory and are converted on the device (``vload_half`` /
+``vstore_half_rte``, core OpenCL) into float32 copies before the kernels and back after, and
+those conversions are part of the timed call. Results are then rounded to float16 once, at the
+end, instead of after every operation.
+
 A model graph (L3) is the same document: its kernels are the launch plan of every fused function
 in binding order, ``params`` are the graph's inputs (data, then weights) and outputs, and
 ``workspace`` holds its intermediate tensors.
@@ -40,7 +48,17 @@ MAX_WORK_ITEMS = 1 << 32  # per launch, all dimensions together
 MAX_LOG_CHARS = 3000
 # Short names for platforms whose official names are long; the identity stays unambiguous.
 _PLATFORM_SHORT = {"Portable Computing Language": "PoCL"}
-_KEYS = {"format", "version", "source", "params", "workspace", "kernels"}
+_KEYS = {"format", "version", "source", "params", "workspace", "kernels", "half_as_float"}
+_VARIANT_KEYS = {"source", "workspace", "kernels"}
+# Core OpenCL C (no extension): half is a storage format, loaded and stored through float.
+_CONVERT_SOURCE = """
+__kernel void ekb_half_to_float(__global const half* src, __global float* dst) {
+  size_t i = get_global_id(0); dst[i] = vload_half(i, src);
+}
+__kernel void ekb_float_to_half(__global const float* src, __global half* dst) {
+  size_t i = get_global_id(0); vstore_half_rte(src[i], i, dst);
+}
+"""
 
 
 class OpenCLError(RuntimeError):
@@ -59,6 +77,10 @@ class Runtime:
     @property
     def identity(self) -> str:
         return device_identity(self.platform, self.device)
+
+    @property
+    def has_fp16(self) -> bool:
+        return "cl_khr_fp16" in self.device.extensions.split()
 
     @property
     def arch(self) -> str:
@@ -210,37 +232,56 @@ def parse_artifact(text: str) -> dict:
         raise ValueError(f"not an opencl artifact ({FORMAT} version {VERSION})")
     if set(doc) - _KEYS:
         raise ValueError(f"unknown keys in the artifact: {sorted(set(doc) - _KEYS)}")
-    if not isinstance(doc.get("source"), str):
-        raise ValueError("the artifact's source must be text")
     params = [_tensor_spec(t, "parameter") for t in doc.get("params", [])]
-    workspace = [_tensor_spec(t, "workspace buffer") for t in doc.get("workspace", [])]
+    out = {**doc, "params": params, **_program(doc, params, "")}
+    if "half_as_float" in doc:
+        variant = doc["half_as_float"]
+        if not isinstance(variant, dict) or set(variant) != _VARIANT_KEYS:
+            raise ValueError(f"half_as_float must hold exactly {sorted(_VARIANT_KEYS)}")
+        out["half_as_float"] = _program(variant, params, "half_as_float: ")
+    return out
+
+
+def _program(doc: dict, params: list[dict], where: str) -> dict:
+    """A source with its workspace and launches, checked against the artifact's limits."""
+    if not isinstance(doc.get("source"), str):
+        raise ValueError(f"{where}the artifact's source must be text")
+    workspace = [_tensor_spec(t, f"{where}workspace buffer") for t in doc.get("workspace", [])]
     names = [t["name"] for t in params + workspace]
     if len(set(names)) != len(names):
-        raise ValueError("the artifact names a buffer twice")
+        raise ValueError(f"{where}the artifact names a buffer twice")
     space = sum(int(np.prod(t["shape"], dtype=np.int64)) * np.dtype(t["dtype"]).itemsize for t in workspace)
     if space > MAX_WORKSPACE_BYTES:
-        raise ValueError(f"the kernels need {space >> 20} MiB of workspace; the limit is "
+        raise ValueError(f"{where}the kernels need {space >> 20} MiB of workspace; the limit is "
                          f"{MAX_WORKSPACE_BYTES >> 20} MiB")
     kernels = doc.get("kernels")
     if not isinstance(kernels, list) or not 1 <= len(kernels) <= MAX_KERNELS:
-        raise ValueError(f"the artifact must list 1 to {MAX_KERNELS} kernel launches")
+        raise ValueError(f"{where}the artifact must list 1 to {MAX_KERNELS} kernel launches")
     for k in kernels:
         if not isinstance(k, dict) or not isinstance(k.get("name"), str) or not isinstance(k.get("args"), list):
-            raise ValueError("a kernel launch needs a name and args")
-        glob = _dims(k.get("global"), f"kernel {k['name']!r}: global size")
-        local = _dims(k.get("local"), f"kernel {k['name']!r}: local size", optional=True)
+            raise ValueError(f"{where}a kernel launch needs a name and args")
+        glob = _dims(k.get("global"), f"{where}kernel {k['name']!r}: global size")
+        local = _dims(k.get("local"), f"{where}kernel {k['name']!r}: local size", optional=True)
         if local is not None and len(local) != len(glob):
-            raise ValueError(f"kernel {k['name']!r}: local size {local} and global size {glob} differ in rank")
+            raise ValueError(f"{where}kernel {k['name']!r}: local size {local} and global size {glob} differ in rank")
         if int(np.prod(glob, dtype=np.int64)) > MAX_WORK_ITEMS:
-            raise ValueError(f"kernel {k['name']!r}: global size {glob} exceeds {MAX_WORK_ITEMS} work-items")
+            raise ValueError(f"{where}kernel {k['name']!r}: global size {glob} exceeds {MAX_WORK_ITEMS} work-items")
         for a in k["args"]:
             if isinstance(a, dict) and a.get("buffer") in names:
                 continue
             if isinstance(a, dict) and "scalar" in a and isinstance(a["scalar"], (int, float)):
                 np.dtype(a.get("dtype"))
                 continue
-            raise ValueError(f"kernel {k['name']!r}: argument {a!r:.80} is neither a known buffer nor a scalar")
-    return {**doc, "params": params, "workspace": workspace}
+            raise ValueError(f"{where}kernel {k['name']!r}: argument {a!r:.80} is neither a known buffer nor a scalar")
+    return {"source": doc["source"], "workspace": workspace, "kernels": kernels}
+
+
+def runs_as(rt: Runtime, doc: dict) -> dict:
+    """The program this device runs: the artifact's own, or its float32 variant on a device
+    without half arithmetic."""
+    if "half_as_float" in doc and not rt.has_fp16:
+        return doc["half_as_float"]
+    return doc
 
 
 # --- tensors and kernels ---------------------------------------------------------------------
@@ -289,10 +330,14 @@ class ClKernel(Kernel):
         import pyopencl as cl
 
         self.rt, self.doc = rt, doc
-        self.program = build_program(rt, doc["source"])
+        program = runs_as(rt, doc)
+        # float16 tensors the float32 variant reads through float32 copies (see the module doc)
+        self.widened = ({p["name"] for p in doc["params"] if p["dtype"] == "float16"}
+                        if program is not doc else set())
+        self.program = build_program(rt, program["source"])
         self.launches = []
         defined = {k.function_name for k in self.program.all_kernels()}
-        for k in doc["kernels"]:
+        for k in program["kernels"]:
             if k["name"] not in defined:
                 raise ValueError(f"the source defines no kernel {k['name']!r} (it has {sorted(defined)})")
             kernel = cl.Kernel(self.program, k["name"])
@@ -302,7 +347,12 @@ class ClKernel(Kernel):
             check_local_size(rt, kernel, k["name"], k.get("local"))
             self.launches.append((kernel, k))
         # intermediate buffers live as long as the kernel; their contents never leave it
-        self.workspace = {t["name"]: ClTensor(rt, np.zeros(t["shape"], t["dtype"])) for t in doc["workspace"]}
+        self.workspace = {t["name"]: ClTensor(rt, np.zeros(t["shape"], t["dtype"])) for t in program["workspace"]}
+        self.copies = {p["name"]: ClTensor(rt, np.zeros(p["shape"], np.float32))
+                       for p in doc["params"] if p["name"] in self.widened}
+        if self.widened:
+            convert = build_program(rt, _CONVERT_SOURCE)
+            self.to_float, self.to_half = cl.Kernel(convert, "ekb_half_to_float"), cl.Kernel(convert, "ekb_float_to_half")
 
     def _bind(self, inputs, outputs) -> list:
         params = self.doc["params"]
@@ -311,22 +361,36 @@ class ClKernel(Kernel):
             raise ValueError(f"the kernel takes {len(params)} tensors ({[p['name'] for p in params]}), "
                              f"got {len(given)}")
         buffers = dict(self.workspace)
-        for p, t in zip(params, given):
+        before, after = [], []  # float16 tensors converted into their float32 copies and back
+        for i, (p, t) in enumerate(zip(params, given)):
             if tuple(t.shape) != tuple(p["shape"]) or str(t.dtype) != p["dtype"]:
                 raise ValueError(f"tensor {p['name']!r}: got {t.dtype}{list(t.shape)}, the kernel takes "
                                  f"{p['dtype']}{p['shape']}")
             buffers[p["name"]] = t
+            if p["name"] in self.widened and t.nbytes:
+                copy = buffers[p["name"]] = self.copies[p["name"]]
+                size = (int(np.prod(p["shape"], dtype=np.int64)),)
+                before.append((self.to_float, (t.buffer, copy.buffer), size))
+                if i >= len(inputs):
+                    after.append((self.to_half, (copy.buffer, t.buffer), size))
         bound = []
         for kernel, k in self.launches:
-            kernel.set_args(*[buffers[a["buffer"]].buffer if "buffer" in a
-                              else np.array(a["scalar"], dtype=a["dtype"]) for a in k["args"]])
-            bound.append((kernel, tuple(k["global"]), tuple(k["local"]) if k.get("local") else None))
-        return bound
+            args = [buffers[a["buffer"]].buffer if "buffer" in a
+                    else np.array(a["scalar"], dtype=a["dtype"]) for a in k["args"]]
+            bound.append((kernel, args, tuple(k["global"]), tuple(k["local"]) if k.get("local") else None))
+        return [(kernel, args, size, None) for kernel, args, size in before] + bound + \
+            [(kernel, args, size, None) for kernel, args, size in after]
 
     def _enqueue(self, bound) -> list:
         import pyopencl as cl
 
-        return [cl.enqueue_nd_range_kernel(self.rt.queue, kernel, glob, local) for kernel, glob, local in bound]
+        events = []
+        for kernel, args, glob, local in bound:
+            # arguments are set at each launch: one kernel object may appear twice with different
+            # buffers (the conversions), and the queue takes the arguments as they are at enqueue
+            kernel.set_args(*args)
+            events.append(cl.enqueue_nd_range_kernel(self.rt.queue, kernel, glob, local))
+        return events
 
     def __call__(self, inputs, outputs):
         self._enqueue(self._bind(inputs, outputs))

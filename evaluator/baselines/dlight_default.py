@@ -3,21 +3,57 @@
 dlight is what TVM itself applies to a kernel nobody has tuned for a GPU target: each rule
 recognises one kind of compute (matmul, GEMV, reductions, norms, transposes) and schedules it
 for the target's thread limits; ``Fallback`` binds whatever is left to blocks and threads. The
-rules are tried in the order below, the first that applies wins. Unlike the CPU rule set
-(``tvm_default.py``) this is not written as a layered trace: dlight uses primitives a
-layered trace does not have, so its baseline is the scheduled module itself, and the example
-bundle ships it as TVMScript.
+rules are tried in the order below, the first that applies wins.
+
+Two kinds of kernel no dlight rule sees, handled the way TVM's own GPU path does or as close
+to it as a single function allows:
+
+- sorts (sort, argsort, top-k): their canonical compute calls TVM's CPU sorting library, which
+  no GPU can run; on GPU targets TOPI's GPU kernels (``topi.gpu.sort`` …) are TVM's default,
+  as Relax's sort/scan dispatch picks them, so the baseline is built from those;
+- opaque loop nests (TOPI's scans and recurrences, written with their own loops inside one
+  block, already parallel over rows): each outermost parallel loop becomes work-groups of one
+  work-item (blockIdx.x), inner parallel loops run serially in them.
+
+Unlike the CPU rule set (``tvm_default.py``) this is not written as a layered trace: dlight
+uses primitives a layered trace does not have, so its baseline is the scheduled module itself,
+and the example bundle ships it as TVMScript.
 """
 
 from __future__ import annotations
+
+import re
 
 RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "RMSNorm", "Transpose",
          "Fallback")
 
 
-def signature() -> dict:
+def signature(workload=None) -> dict:
     """What determines the schedule besides the workload, the target and the TVM version."""
-    return {"dlight": list(RULES), "a failing rule does not apply": True}
+    out = {"dlight": list(RULES), "a failing rule does not apply": True,
+           "opaque loop nests": "outer parallel loops -> blockIdx.x"}
+    if workload is not None and gpu_compute(workload) is not None:
+        out["built from"] = "TOPI's GPU kernel"
+    return out
+
+
+def gpu_compute(workload):
+    """The pattern's GPU kernel from TOPI where its canonical compute has none (sorts)."""
+    return getattr(workload.pattern, "gpu_compute", None)
+
+
+def gpu_module(workload, target: dict):
+    """The workload's computation as TOPI's GPU kernel, same parameters as the canonical one."""
+    import tvm
+    from tvm import te
+
+    from evaluator.suite.base import _placeholders
+
+    args = _placeholders(workload)
+    with tvm.target.Target(target):
+        out = gpu_compute(workload)(workload.params, *args)
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    return tvm.IRModule({"main": te.create_prim_func(args + outs)})
 
 
 class _Tolerant:
@@ -35,12 +71,51 @@ class _Tolerant:
             return None
 
 
-def schedule(mod, target: dict):
-    """A copy of ``mod`` with every PrimFunc scheduled by the first dlight rule that applies."""
+def schedule(mod, target: dict, workload=None):
+    """A copy of ``mod`` with every PrimFunc scheduled by the first dlight rule that applies
+    (for a sort, ``workload``'s TOPI GPU kernel instead of ``mod``)."""
     import tvm
+    from tvm import tirx
     from tvm.s_tir import dlight as dl
 
+    if workload is not None and gpu_compute(workload) is not None:
+        mod = gpu_module(workload, target)
     # the pass updates the module it is given in place: never the caller's
     copy = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
     with tvm.target.Target(target):
-        return dl.ApplyDefaultSchedule(*[_Tolerant(getattr(dl.gpu, rule)()) for rule in RULES])(copy)
+        out = dl.ApplyDefaultSchedule(*[_Tolerant(getattr(dl.gpu, rule)()) for rule in RULES])(copy)
+    for gv, f in list(out.functions.items()):
+        if isinstance(f, tirx.PrimFunc) and _opaque(f):
+            out.update_func(gv, bind_opaque(f))
+    return out
+
+
+_PARALLEL = re.compile(r"^(\s*)for (\w+) in T\.parallel\((.*)\):\s*$")
+
+
+def _opaque(func) -> bool:
+    """An opaque loop nest nothing bound to threads: parallel loops written inside one block."""
+    text = func.script()
+    return "T.parallel(" in text and "T.thread_binding(" not in text and "T.launch_thread(" not in text
+
+
+def bind_opaque(func):
+    """``func`` with each outermost parallel loop bound to ``blockIdx.x`` (one work-item per
+    work-group) and parallel loops inside it made serial. TVM has no Python IR mutator, so the
+    loops are rewritten in the function's TVMScript, which is parsed back (and so checked)."""
+    import tvm
+
+    lines, enclosing = [], []  # indentation of the parallel loops around the current line
+    for line in func.script().splitlines():
+        indent = len(line) - len(line.lstrip())
+        if line.strip():
+            while enclosing and indent <= enclosing[-1]:
+                enclosing.pop()
+        m = _PARALLEL.match(line)
+        if m:
+            pad, var, extent = m.groups()
+            line = (f'{pad}for {var} in T.thread_binding({extent}, thread="blockIdx.x"):' if not enclosing
+                    else f"{pad}for {var} in range({extent}):")
+            enclosing.append(indent)
+        lines.append(line)
+    return tvm.script.from_source("\n".join(lines))

@@ -95,6 +95,9 @@ class OpPattern(Pattern):
 
     # compute(p, *placeholders) -> te.Tensor or list of te.Tensor (the outputs)
     compute: Callable[..., Any] = None  # type: ignore[assignment]
+    # The same computation as TOPI's GPU kernel, where ``compute`` has none a GPU can run (it
+    # calls a CPU library): what TVM's default GPU path builds (``baselines/dlight_default.py``).
+    gpu_compute: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

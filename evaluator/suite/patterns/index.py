@@ -60,10 +60,11 @@ def _bucketize_ref(p, x, b):
     return (b[None, :] <= x[:, None]).sum(axis=1)
 
 
-def _pattern(name, summary, inputs, compute, reference, workloads, domains=(), flops=lambda p: 0, traffic=None):
+def _pattern(name, summary, inputs, compute, reference, workloads, domains=(), flops=lambda p: 0, traffic=None,
+             gpu_compute=None):
     return OpPattern(id=f"index/{name}", family="index", level="L1", domains=domains, summary=summary,
                      inputs=inputs, compute=compute, reference=reference, vendor=reference, flops=flops,
-                     traffic=traffic, workloads=workloads)
+                     traffic=traffic, workloads=workloads, gpu_compute=gpu_compute)
 
 
 PATTERNS = [
@@ -113,16 +114,19 @@ PATTERNS = [
     _pattern("sort", "Y[m, :] = X[m, :] sorted ascending", lambda p: [Tensor("X", (p["m"], p["n"]))],
              lambda p, X: topi.sort(X, axis=-1), lambda p, X: np.sort(X, axis=-1),
              [wl(m=64, n=1024, domains=("signal-processing",)), wl(m=8, n=100, domains=("vision",))],
-             flops=lambda p: p["m"] * p["n"] * max(1, int(np.log2(p["n"])))),
+             flops=lambda p: p["m"] * p["n"] * max(1, int(np.log2(p["n"]))),
+             gpu_compute=lambda p, X: topi.gpu.sort(X, axis=-1)),
     _pattern("argsort", "Y[m, :] = indices that sort X[m, :] ascending (int32)", lambda p: [Tensor("X", (p["m"], p["n"]))],
              lambda p, X: topi.argsort(X, axis=-1, is_ascend=True, dtype="int32"),
              lambda p, X: np.argsort(X, axis=-1),
              [wl(m=16, n=1000, domains=("vision",))],
-             flops=lambda p: p["m"] * p["n"] * max(1, int(np.log2(p["n"])))),
+             flops=lambda p: p["m"] * p["n"] * max(1, int(np.log2(p["n"]))),
+             gpu_compute=lambda p, X: topi.gpu.argsort(X, axis=-1, is_ascend=True, dtype="int32")),
     _pattern("topk", "Y[m, :] = the k largest values of X[m, :], descending (top-k decoding)",
              lambda p: [Tensor("X", (p["m"], p["n"]))],
              lambda p, X: topi.topk(X, p["k"], axis=-1, ret_type="values", is_ascend=False),
              lambda p, X: -np.sort(-X, axis=-1)[:, :p["k"]],
              [wl(m=32, n=32000, k=40, domains=("language",)), wl(m=1, n=1000, k=5, domains=("vision",))],
-             flops=lambda p: p["m"] * p["n"] * max(1, int(np.log2(p["n"])))),
+             flops=lambda p: p["m"] * p["n"] * max(1, int(np.log2(p["n"]))),
+             gpu_compute=lambda p, X: topi.gpu.topk(X, p["k"], axis=-1, ret_type="values", is_ascend=False)),
 ]

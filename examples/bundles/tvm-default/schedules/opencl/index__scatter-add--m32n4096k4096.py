@@ -11,8 +11,8 @@ class Module:
             T.reads()
             T.writes()
             T.attr({"pragma_scope": "seq"})
-            for v in T.parallel(131072):
+            for v in T.thread_binding(131072, thread="blockIdx.x"):
                 out_buf[v // 4096, v % 4096] = X[v // 4096, v % 4096]
-            for v in T.parallel(32):
+            for v in T.thread_binding(32, thread="blockIdx.x"):
                 for v_1 in range(4096):
                     out_buf[(v * 4096 + (idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] + T.Cast("int32", idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] < 0) * 4096)) // 4096, (v * 4096 + (idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] + T.Cast("int32", idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] < 0) * 4096)) % 4096] = out_buf[(v * 4096 + (idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] + T.Cast("int32", idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] < 0) * 4096)) // 4096, (v * 4096 + (idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] + T.Cast("int32", idx[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096] < 0) * 4096)) % 4096] + U[(v * 4096 + v_1) // 4096, (v * 4096 + v_1) % 4096]

@@ -11,8 +11,8 @@ class Module:
             T.reads()
             T.writes()
             T.attr({"pragma_scope": "seq"})
-            for v in T.parallel(65536):
+            for v in T.thread_binding(65536, thread="blockIdx.x"):
                 out_buf[v // 1024, v % 1024] = X[v // 1024, v % 1024]
-            for v in T.parallel(64):
+            for v in T.thread_binding(64, thread="blockIdx.x"):
                 for v_1 in range(256):
                     out_buf[(v * 1024 + (idx[(v * 256 + v_1) // 256, (v * 256 + v_1) % 256] + T.Cast("int32", idx[(v * 256 + v_1) // 256, (v * 256 + v_1) % 256] < 0) * 1024)) // 1024, (v * 1024 + (idx[(v * 256 + v_1) // 256, (v * 256 + v_1) % 256] + T.Cast("int32", idx[(v * 256 + v_1) // 256, (v * 256 + v_1) % 256] < 0) * 1024)) % 1024] = U[(v * 256 + v_1) // 256, (v * 256 + v_1) % 256]

@@ -11,8 +11,8 @@ class Module:
             T.reads()
             T.writes()
             T.attr({"pragma_scope": "seq"})
-            for v in T.parallel(4096):
+            for v in T.thread_binding(4096, thread="blockIdx.x"):
                 out_buf[v // 512, v % 512] = X[v // 512, v % 512]
-            for v in T.parallel(8):
+            for v in T.thread_binding(8, thread="blockIdx.x"):
                 for v_1 in range(64):
                     out_buf[(v * 512 + (idx[(v * 64 + v_1) // 64, (v * 64 + v_1) % 64] + T.Cast("int32", idx[(v * 64 + v_1) // 64, (v * 64 + v_1) % 64] < 0) * 512)) // 512, (v * 512 + (idx[(v * 64 + v_1) // 64, (v * 64 + v_1) % 64] + T.Cast("int32", idx[(v * 64 + v_1) // 64, (v * 64 + v_1) % 64] < 0) * 512)) % 512] = U[(v * 64 + v_1) // 64, (v * 64 + v_1) % 64]

@@ -10,7 +10,7 @@ class Module:
         with T.sblock("cummax"):
             T.reads()
             T.writes()
-            for v in T.parallel(16):
+            for v in T.thread_binding(16, thread="blockIdx.x"):
                 out_buf[v * 16000 // 16000, v * 16000 % 16000] = X[v * 16000 // 16000, v * 16000 % 16000]
                 for v_1 in range(15999):
                     out_buf[(v * 16000 + (v_1 + 1)) // 16000, (v * 16000 + (v_1 + 1)) % 16000] = T.max(out_buf[(v * 16000 + (v_1 + 1 - 1)) // 16000, (v * 16000 + (v_1 + 1 - 1)) % 16000], X[(v * 16000 + (v_1 + 1)) // 16000, (v * 16000 + (v_1 + 1)) % 16000])

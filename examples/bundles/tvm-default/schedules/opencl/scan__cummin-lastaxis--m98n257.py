@@ -10,7 +10,7 @@ class Module:
         with T.sblock("cummin"):
             T.reads()
             T.writes()
-            for v in T.parallel(98):
+            for v in T.thread_binding(98, thread="blockIdx.x"):
                 out_buf[v * 257 // 257, v * 257 % 257] = X[v * 257 // 257, v * 257 % 257]
                 for v_1 in range(256):
                     out_buf[(v * 257 + (v_1 + 1)) // 257, (v * 257 + (v_1 + 1)) % 257] = T.min(out_buf[(v * 257 + (v_1 + 1 - 1)) // 257, (v * 257 + (v_1 + 1 - 1)) % 257], X[(v * 257 + (v_1 + 1)) // 257, (v * 257 + (v_1 + 1)) % 257])

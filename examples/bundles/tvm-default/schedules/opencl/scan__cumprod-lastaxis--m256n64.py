@@ -10,7 +10,7 @@ class Module:
         with T.sblock("cumprod_generic"):
             T.reads()
             T.writes()
-            for v in T.parallel(256):
+            for v in T.thread_binding(256, thread="blockIdx.x"):
                 out_buf[v * 64 // 64, v * 64 % 64] = X[v * 64 // 64, v * 64 % 64]
                 for v_1 in range(63):
                     out_buf[(v * 64 + (v_1 + 1)) // 64, (v * 64 + (v_1 + 1)) % 64] = out_buf[(v * 64 + (v_1 + 1 - 1)) // 64, (v * 64 + (v_1 + 1 - 1)) % 64] * X[(v * 64 + (v_1 + 1)) // 64, (v * 64 + (v_1 + 1)) % 64]

@@ -10,7 +10,7 @@ class Module:
         with T.sblock("cumsum_generic"):
             T.reads()
             T.writes()
-            for v in T.parallel(64):
+            for v in T.thread_binding(64, thread="blockIdx.x"):
                 out_buf[v * 2048 // 2048, v * 2048 % 2048] = T.float32(0.0)
                 for v_1 in range(2047):
                     out_buf[(v * 2048 + (v_1 + 1)) // 2048, (v * 2048 + (v_1 + 1)) % 2048] = out_buf[(v * 2048 + (v_1 + 1 - 1)) // 2048, (v * 2048 + (v_1 + 1 - 1)) % 2048] + X[(v * 2048 + (v_1 + 1 - 1)) // 2048, (v * 2048 + (v_1 + 1 - 1)) % 2048]

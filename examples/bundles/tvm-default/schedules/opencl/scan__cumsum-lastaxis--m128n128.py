@@ -10,7 +10,7 @@ class Module:
         with T.sblock("cumsum_generic"):
             T.reads()
             T.writes()
-            for v in T.parallel(128):
+            for v in T.thread_binding(128, thread="blockIdx.x"):
                 out_buf[v * 128 // 128, v * 128 % 128] = X[v * 128 // 128, v * 128 % 128]
                 for v_1 in range(127):
                     out_buf[(v * 128 + (v_1 + 1)) // 128, (v * 128 + (v_1 + 1)) % 128] = out_buf[(v * 128 + (v_1 + 1 - 1)) // 128, (v * 128 + (v_1 + 1 - 1)) % 128] + X[(v * 128 + (v_1 + 1)) // 128, (v * 128 + (v_1 + 1)) % 128]

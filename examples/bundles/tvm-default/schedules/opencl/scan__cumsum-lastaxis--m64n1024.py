@@ -10,7 +10,7 @@ class Module:
         with T.sblock("cumsum_generic"):
             T.reads()
             T.writes()
-            for v in T.parallel(64):
+            for v in T.thread_binding(64, thread="blockIdx.x"):
                 out_buf[v * 1024 // 1024, v * 1024 % 1024] = X[v * 1024 // 1024, v * 1024 % 1024]
                 for v_1 in range(1023):
                     out_buf[(v * 1024 + (v_1 + 1)) // 1024, (v * 1024 + (v_1 + 1)) % 1024] = out_buf[(v * 1024 + (v_1 + 1 - 1)) // 1024, (v * 1024 + (v_1 + 1 - 1)) % 1024] + X[(v * 1024 + (v_1 + 1)) // 1024, (v * 1024 + (v_1 + 1)) % 1024]

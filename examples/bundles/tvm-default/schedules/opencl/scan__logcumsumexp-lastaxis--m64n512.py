@@ -10,7 +10,7 @@ class Module:
         with T.sblock("logcumsumexp"):
             T.reads()
             T.writes()
-            for v in T.parallel(64):
+            for v in T.thread_binding(64, thread="blockIdx.x"):
                 out_buf[v * 512 // 512, v * 512 % 512] = X[v * 512 // 512, v * 512 % 512]
                 for v_1 in range(511):
                     out_buf[(v * 512 + (v_1 + 1)) // 512, (v * 512 + (v_1 + 1)) % 512] = T.log(T.exp(out_buf[(v * 512 + (v_1 + 1 - 1)) // 512, (v * 512 + (v_1 + 1 - 1)) % 512]) + T.exp(X[(v * 512 + (v_1 + 1)) // 512, (v * 512 + (v_1 + 1)) % 512]))

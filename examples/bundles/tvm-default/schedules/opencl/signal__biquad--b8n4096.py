@@ -10,7 +10,7 @@ class Module:
         with T.sblock("T_biquad"):
             T.reads()
             T.writes()
-            for v in T.parallel(8):
+            for v in T.thread_binding(8, thread="blockIdx.x"):
                 out_buf[v, 0] = T.float32(0.029954582208092478) * x[v, 0]
                 out_buf[v, 1] = T.float32(0.029954582208092478) * x[v, 1] + T.float32(0.059909164416184955) * x[v, 0] - T.float32(-1.4542435862515848) * out_buf[v, 0]
                 for v_1 in range(2, 4096):

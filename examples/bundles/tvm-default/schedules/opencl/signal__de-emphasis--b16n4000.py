@@ -10,7 +10,7 @@ class Module:
         with T.sblock("T_deemphasis"):
             T.reads()
             T.writes()
-            for v in T.parallel(16):
+            for v in T.thread_binding(16, thread="blockIdx.x"):
                 out_buf[v, 0] = x[v, 0]
                 for v_1 in range(3999):
                     out_buf[v, v_1 + 1] = x[v, v_1 + 1] + T.float32(0.96999999999999997) * out_buf[v, v_1]

@@ -10,7 +10,7 @@ class Module:
         with T.sblock("T_goertzel"):
             T.reads()
             T.writes()
-            for v in T.parallel(40):
+            for v in T.thread_binding(40, thread="blockIdx.x"):
                 buffer = T.alloc_local((3,))
                 buffer[0] = T.float32(0.0)
                 buffer[1] = T.float32(0.0)
