@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from evaluator import suite
 from portal.models import Submission
 from portal.serializers import (BackendSerializer, EndpointCreateSerializer, SubmissionCreateSerializer,
-                                 SubmissionSerializer, TaskSerializer)
+                                 SubmissionSerializer, TaskSerializer, TraceSerializer)
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -60,6 +60,21 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
             return Response({"detail": " ".join(e.messages)}, status=status.HTTP_409_CONFLICT)
         return Response(SubmissionSerializer(sub, context={"with_results": False}).data,
                         status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses={200: TraceSerializer})
+    @action(detail=True, methods=["get"], url_path=r"trace/(?P<backend>[^/]+)/(?P<workload>.+)")
+    def trace(self, request: Request, pk=None, backend: str = "", workload: str = "") -> Response:
+        """One task's optimization trace (public workloads only), as the trace page shows it."""
+        from django.http import Http404
+
+        sub = self.get_object()
+        result = sub.results.filter(backend=backend, workload=workload.rstrip("/"), track="public",
+                                    hidden=False).first()
+        if result is None:
+            raise Http404(f"submission {sub.pk} has no public result for {workload!r} on {backend!r}")
+        steps = [s for s in (result.record.get("trace") or []) if isinstance(s, dict)]
+        return Response(TraceSerializer({"submission": sub.pk, "workload": result.workload, "backend": backend,
+                                         "status": result.status, "steps": steps}).data)
 
     @extend_schema(request={
         "multipart/form-data": SubmissionCreateSerializer,

@@ -88,14 +88,32 @@ class EndpointSerializer(serializers.Serializer):
 
 class ResultSerializer(serializers.ModelSerializer):
     speedup = serializers.SerializerMethodField()
+    trace_steps = serializers.SerializerMethodField(help_text="steps in this task's optimization trace "
+                                                    "(read them at .../trace/<backend>/<workload>/)")
 
     class Meta:
         model = Result
         fields = ["workload", "backend", "device", "status", "reason", "level", "domains", "speedup", "time_s",
-                  "roofline_fraction"]
+                  "roofline_fraction", "trace_steps"]
 
     def get_speedup(self, r: Result) -> dict[str, float | None]:
-        return {"tvm-default": r.speedup_tvm_default, "vendor": r.speedup_vendor}
+        # every baseline the run timed (tvm-tuned where a tuning record exists)
+        return {"tvm-default": r.speedup_tvm_default, "vendor": r.speedup_vendor,
+                **{k: v for k, v in (r.record.get("speedup") or {}).items() if k not in ("tvm-default", "vendor")}}
+
+    def get_trace_steps(self, r: Result) -> int:
+        return len(r.record.get("trace") or [])
+
+
+class TraceSerializer(serializers.Serializer):
+    """One task's optimization trace as stored: the steps the bundle's trace file or the
+    endpoint's turns recorded (layer, change, IR, measured latency, correct?, prompt, reply)."""
+
+    submission = serializers.IntegerField()
+    workload = serializers.CharField()
+    backend = serializers.CharField()
+    status = serializers.CharField()
+    steps = serializers.ListField(child=serializers.DictField())
 
 
 class SubmissionSerializer(serializers.ModelSerializer):

@@ -99,6 +99,22 @@ def test_trace_view_refuses_what_it_must_not_show(client, traced):
     assert client.get(_url(sub, w)).status_code == 200
 
 
+def test_the_api_returns_the_same_trace_and_counts_its_steps(client, traced):
+    from portal.models import Submission
+
+    sub, w = traced
+    r = client.get(f"/api/v1/submissions/{sub.pk}/trace/{BACKEND}/{w.id}/")
+    assert r.status_code == 200
+    body = r.json()
+    assert (body["workload"], body["backend"], body["status"]) == (w.id, BACKEND, "correct")
+    assert body["steps"] == _trace()  # as stored; JSON carries it as data, nothing is rendered
+    listed = client.get(f"/api/v1/submissions/{sub.pk}/").json()["results"]
+    assert next(x for x in listed if x["workload"] == w.id)["trace_steps"] == len(_trace())
+    assert client.get(f"/api/v1/submissions/{sub.pk}/trace/{BACKEND}/nope@x/").status_code == 404
+    Submission.objects.filter(pk=sub.pk).update(public=False)  # someone else's private submission
+    assert client.get(f"/api/v1/submissions/{sub.pk}/trace/{BACKEND}/{w.id}/").status_code == 404
+
+
 @pytest.mark.parametrize("trace,message", [
     ('{"step": 0, "layer": "schedule", "change": "x"}\n{"step": 0, "layer": "schedule", "change": "y"}\n',
      "line 2: 'step' 0 is not greater than the previous step 0"),
