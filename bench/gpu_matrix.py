@@ -3,7 +3,7 @@
 A measurement machine has the NVIDIA driver, CuPy and PyTorch but no TVM compiler (the wheel is
 over what may be carried there), so the work splits like a compile farm and its devices:
 
-    python bench/gpu_matrix.py pack [--backends cuda,opencl] [--arch sm_90] [--tasks GLOB ...]
+    python bench/gpu_matrix.py pack [--backends cuda,opencl] [--arch sm_90] [--tasks GLOB ... | --sample N]
         builds every bundle's candidates and the tvm-default baselines for each backend, the
         cubins of the CUDA C they embed (nvcc, or NVRTC at load when nvcc is absent), the
         suite's NumPy references for every input set, and a runtime-only TVM, under .gpu/
@@ -166,7 +166,12 @@ def cmd_pack(args) -> int:
     # default averages CPU thread wake-ups); every call also carries an untimed L2 flush
     protocol = Protocol(min_sample_s=args.min_sample_ms * 1e-3)
     bundles = [load_bundle(str(ROOT / "examples" / "bundles" / b)) for b in args.bundles]
-    workloads = suite.select(args.tasks or None, False)
+    if args.sample:  # the sample, plus any workloads --tasks names
+        picked = {w.id: w for w in suite.sample(args.sample, include_hidden=False)}
+        picked.update((w.id, w) for w in (suite.select(args.tasks, False) if args.tasks else []))
+        workloads = list(picked.values())
+    else:
+        workloads = suite.select(args.tasks or None, False)
     tasks, t_start = [], time.perf_counter()
     for w in workloads:
         stem = _stem(w.id)
@@ -585,6 +590,7 @@ def main(argv=None) -> int:
     a.add_argument("--arch", default="sm_90", help="the measurement GPU's arch (H200: sm_90)")
     a.add_argument("--host-mcpu", default=DEFAULT_HOST["mcpu"])
     a.add_argument("--tasks", action="append", help="workload glob (repeatable; default: every public task)")
+    a.add_argument("--sample", type=int, help="the suite's deterministic representative sample of this size (with --tasks: plus those)")
     a.add_argument("--keep-runtime", action="store_true", help="reuse .gpu/site.tar.xz")
     a.add_argument("--min-sample-ms", type=float, default=1.0,
                    help="calls per timed sample add up to at least this (the protocol's default is 5)")
