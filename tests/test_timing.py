@@ -1,8 +1,10 @@
-"""The timing loop's statistics: paired speedups cancel load that drifts between rounds."""
+"""The timing loop: paired speedups cancel load that drifts between rounds; slow kernels fit its cap."""
 
 import statistics
+import time
 
-from evaluator.harness.timing import paired_ratios
+from evaluator.harness.protocol import Protocol
+from evaluator.harness.timing import interleaved, paired_ratios
 
 
 def test_paired_ratio_cancels_drift_between_rounds():
@@ -26,3 +28,41 @@ def test_paired_ratio_median_ignores_one_disturbed_round():
 
 def test_no_candidate_no_ratios():
     assert paired_ratios({"tvm-default": [1e-3, 2e-3]}) == {}
+
+
+class _Sleeper:
+    """A kernel that takes ``seconds`` per call, with jitter so the spread never looks settled."""
+
+    def __init__(self, seconds: float):
+        self.seconds, self.calls = seconds, 0
+
+    def __call__(self, ins, outs):
+        self.calls += 1
+        time.sleep(self.seconds * (1 + 0.3 * (self.calls % 3)))
+        return outs
+
+    def timer(self, ins, outs, number):
+        def run():
+            t0 = time.perf_counter()
+            for _ in range(number):
+                self(ins, outs)
+            return (time.perf_counter() - t0) / number
+        return run
+
+
+def _proto(**over):
+    return {**Protocol(warmup_s=0.0, min_sample_s=1e-3).to_json(), **over}
+
+
+def test_slow_kernels_stop_after_the_slow_floor_of_rounds_within_the_timing_cap():
+    calls = {"candidate": (_Sleeper(0.03), [], []), "tvm-default": (_Sleeper(0.03), [], [])}
+    t0 = time.perf_counter()
+    report = interleaved(calls, None, [], _proto(max_timing_s=0.3, min_rounds_slow=5))
+    assert report["times"]["candidate"]["rounds"] == 5  # not the 30 fast kernels get
+    assert time.perf_counter() - t0 < 3
+
+
+def test_without_the_cap_the_minimum_rounds_hold():
+    calls = {"candidate": (_Sleeper(0.002), [], []), "tvm-default": (_Sleeper(0.002), [], [])}
+    report = interleaved(calls, None, [], _proto(max_timing_s=60.0))
+    assert report["times"]["candidate"]["rounds"] >= 30

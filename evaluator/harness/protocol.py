@@ -44,6 +44,11 @@ class Protocol:
     max_rounds: int = 400
     rse_target: float = 0.01  # stop once every kernel's relative std. error is under this
     time_budget_s: float = 2.0  # per task, all kernels together
+    # Slow kernels stop at ``max_timing_s`` once they have ``min_rounds_slow`` rounds: 30 rounds
+    # of a one-second kernel and its baseline would overrun the timing step's wall-clock limit
+    # (a timeout of TVM's own default), and samples that long vary little between rounds.
+    max_timing_s: float = 20.0
+    min_rounds_slow: int = 5
     # Timing is warm-cache (as TVM's own benchmarks): no cache flush between repeats yet.
     # TVM's worker threads spin after each parallel region; while spinning they steal the cores
     # from the vendor library's threads (OpenBLAS) timed in the next slot, which made vendor

@@ -98,6 +98,9 @@ def interleaved(calls: dict[str, tuple[Any, list, list]], vendor: Callable | Non
             samples[name].append(t)
             measured[name] += t * numbers[name]
         rounds += 1
+        if (rounds >= proto.get("min_rounds_slow", proto["min_rounds"])
+                and time.perf_counter() - start > proto.get("max_timing_s", float("inf"))):
+            break
         if rounds >= proto["min_rounds"]:
             # what is reported is the speedup, so its precision is what decides
             ratios = paired_ratios(samples)
