@@ -1,7 +1,7 @@
 """The whole task suite through the real pipeline with ``tvm-default`` on cpu-llvm (or opencl).
 
     .venv/bin/python bench/suite_sweep.py [--backend cpu-llvm|opencl] [--sample N] [--tasks GLOB ...] [--public-only]
-                                          [--time-budget S] [--unsafe-local]
+                                          [--time-budget S] [--unsafe-local] [--resume]
 
 Every workload — public and hidden — is submitted as a ``layered-trace`` entry holding the rule
 set's own schedule (what ``examples/bundles/tvm-default`` holds for the public ones) and evaluated
@@ -13,6 +13,10 @@ Writes ``bench/results/suite_sweep-<date>.json`` and ``.md``: date, machine, com
 per-workload evaluation seconds and median kernel times, and the failures. ``--sample N`` runs the
 deterministic representative sample of ``evaluator.suite.sample`` and projects the full sweep's
 wall time from it.
+
+Every finished workload is appended at once to ``bench/results/suite_sweep-<backend><selection>
+.progress.jsonl``; ``--resume`` skips the workloads already there, so a sweep longer than one
+sitting is run in parts (the report lists each part's command and wall time, and the sum).
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ def main() -> int:
     ap.add_argument("--time-budget", type=float, help="timing budget per task in seconds (protocol default 2)")
     ap.add_argument("--unsafe-local", action="store_true",
                     help="run without the sandbox where the machine has none (the rule set is trusted code)")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the workloads an earlier, interrupted run of the same selection finished")
     args = ap.parse_args()
     if args.unsafe_local:
         import os
@@ -77,20 +83,48 @@ def main() -> int:
         return 2
     protocol = Protocol() if args.time_budget is None else Protocol(time_budget_s=args.time_budget)
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    command = "python bench/suite_sweep.py " + " ".join(sys.argv[1:])
+    selection = f"{args.backend}-{'public' if args.public_only else 'all'}" + (
+        f"-sample{args.sample}" if args.sample else "-tasks" if args.tasks else "")
+    progress_file = ROOT / "bench" / "results" / f"suite_sweep-{selection}.progress.jsonl"
+    earlier, parts = _read_progress(progress_file) if args.resume else ({}, [])
+    if not args.resume:
+        progress_file.unlink(missing_ok=True)
+    todo = [w for w in chosen if w.id not in earlier]
+    part = {"part": len(parts) + 1, "command": command, "started": started, "workloads": len(todo)}
+    if todo:
+        _append(progress_file, part)
     t0 = time.perf_counter()
-    bundle = rule_set_bundle(chosen, args.backend)
+    bundle = rule_set_bundle(todo, args.backend)
     bundle_s = time.perf_counter() - t0
-    done = [0]
+    done = [len(earlier)]
 
     def progress(wid, result):
         if result is not None:
             done[0] += 1
             mark = "" if result.status == records.CORRECT else f"  {result.status}: {result.reason[:100]}"
             print(f"[{done[0]}/{len(chosen)}] {wid} {time.perf_counter() - t0:.0f}s{mark}", file=sys.stderr, flush=True)
+            _append(progress_file, {"task": result.to_json(), "at_s": round(time.perf_counter() - t0, 1)})
 
-    report = evaluate_bundle(bundle, args.backend, globs=[w.id for w in chosen], include_hidden=include_hidden,
-                             protocol=protocol, progress=progress)
+    report = evaluate_bundle(bundle, args.backend, globs=[w.id for w in todo], include_hidden=include_hidden,
+                             protocol=protocol, progress=progress) if todo else None
     wall = time.perf_counter() - t0
+    if todo:
+        _append(progress_file, {"part_end": part["part"], "wall_s": round(wall, 1)})
+        parts.append({**part, "wall_s": round(wall, 1)})
+    tasks = {**earlier, **{t["workload"]: t for t in (report["tasks"] if report else [])}}
+    if report is None:  # nothing left to run: the machine and settings as a pipeline sees them
+        import tvm
+
+        from evaluator.pipeline import Pipeline, machine
+        pipe = Pipeline(args.backend, protocol)
+        report = {"backend_info": pipe.info.to_json(), "machine": machine(), "protocol": pipe.protocol.to_json(),
+                  "sandbox": pipe.sandbox.limits.to_json() if pipe.sandbox else None, "tvm": tvm.__version__}
+    report["tasks"] = [tasks[w.id] for w in chosen if w.id in tasks]
+    from evaluator import scoring
+    results = [records.TaskResult.from_json(t) for t in report["tasks"]]
+    report["summary"] = scoring.breakdown(results)
+    wall = sum(p["wall_s"] for p in parts)
 
     rows = {}
     for t in report["tasks"]:
@@ -108,7 +142,8 @@ def main() -> int:
     result = {
         "benchmark": "suite_sweep",
         "date": started,
-        "command": "python bench/suite_sweep.py " + " ".join(sys.argv[1:]),
+        "command": command,
+        "parts": parts,
         "machine": {**report["machine"], "backend": report["backend_info"],
                     "cores": report["backend_info"]["target"].get("num-cores")},
         "sandbox": report["sandbox"],
@@ -134,12 +169,40 @@ def main() -> int:
     return 0 if not failed else 1
 
 
+def _append(path: Path, row: dict) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(row) + "\n")
+
+
+def _read_progress(path: Path) -> tuple[dict[str, dict], list[dict]]:
+    """The tasks an earlier run finished, and its parts (a part cut off counts up to its last task)."""
+    tasks, parts = {}, []
+    if not path.exists():
+        return tasks, parts
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:  # a line cut off when the run was stopped
+            continue
+        if "part" in row:
+            parts.append({**row, "wall_s": 0.0})
+        elif "task" in row and parts:
+            tasks[row["task"]["workload"]] = row["task"]
+            parts[-1]["wall_s"] = row["at_s"]
+        elif "part_end" in row and parts:
+            parts[-1]["wall_s"] = row["wall_s"]
+    return tasks, parts
+
+
 def _markdown(r: dict) -> str:
     sel = r["selection"]
     what = (f"sample of {sel['workloads']}" if sel["sample"] else f"{sel['workloads']} workloads") + \
         f" of {sel['of']} ({'public and hidden' if sel['include_hidden'] else 'public'})"
     md = [f"# suite_sweep — {r['date']}", "",
           f"Command: `{r['command']}`  ",
+          *([f"Run in {len(r['parts'])} parts (`--resume`): " + "; ".join(
+              f"{p['started']}: {p['workloads']} workloads, {p['wall_s'] / 60:.1f} min" for p in r["parts"]) + "  "]
+            if len(r.get("parts", [])) > 1 else []),
           f"Machine: {r['machine']['platform']}, {r['machine']['backend']['device']}, target "
           f"{r['machine']['backend']['arch']}; TVM {r['tvm']}; sandbox {'on' if r['sandbox'] else 'off'}  ",
           f"Selection: {what}", "",
