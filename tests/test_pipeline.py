@@ -131,3 +131,12 @@ def test_a_baseline_that_does_not_build_leaves_the_task_measured_without_speedup
     assert r.status == records.CORRECT, r.reason
     assert "tvm-default" not in r.speedup and "tvm-default" not in r.times
     assert r.detail["baseline_error"].startswith("tvm-default does not build here: InternalError")
+
+
+def test_large_inputs_do_not_overflow_the_scratch_space(pipeline):
+    """A 37 MB embedding table: the run step keeps only inputs a kernel changed, not a copy of
+    every input per correctness run (six copies overflowed the sandbox's scratch tmpfs)."""
+    w = suite.get_workload("embedding/embedding-lookup@r32000d288t256")
+    assert sum(t.nbytes for t in w.inputs) * (3 + 6) > 256 << 20  # input sets on disk + a copy per run
+    r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(default_document(w.canonical_module()))))
+    assert r.status == records.CORRECT, r.reason
