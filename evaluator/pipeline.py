@@ -114,11 +114,18 @@ class Pipeline:
             tmp.rename(path)  # atomic, as for tvm-default
         return path, found.note
 
+    def has_tuned(self, w: suite.WorkloadDef) -> bool:
+        """Whether a usable (not stale) tvm-tuned record exists for the workload here."""
+        if self.tuned_records is None or not tvm_tuned.record_path(w.id, self.info.name, self.tuned_records).is_file():
+            return False
+        return tvm_tuned.lookup(w, self.info.name, self.tuned_records).record is not None
+
     def evaluate_module(self, w: suite.WorkloadDef, mod) -> TaskResult:
         """Check and time a trusted, already scheduled module (a fresh ``tvm-tuned`` result) as
         the candidate, through the same run step, checks and timing as any submission, beside
-        ``tvm-default`` (and the vendor call). Built here, not in a child: it is not submitted
-        code. A stored tvm-tuned record is not timed alongside."""
+        ``tvm-default``. Built here, not in a child: it is not submitted code. Neither a stored
+        tvm-tuned record nor the vendor call is timed alongside (some NumPy calls take seconds
+        per timed sample, and only tuned against default is asked here)."""
         base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
                           domains=list(w.domains), hidden=w.hidden)
         with self._scratch() as scratch:
@@ -132,7 +139,7 @@ class Pipeline:
                 return self._fail(base, records.COMPILE_ERROR, f"build error: {_tvm_message(e)}", step="build")
             finally:
                 base.steps_s["build"] = time.perf_counter() - t0
-            return self._check_and_time(w, base, artifact, scratch, time_tuned=False)
+            return self._check_and_time(w, base, artifact, scratch, time_tuned=False, time_vendor=False)
 
     def _scratch(self):
         if self.sandbox is not None:
@@ -242,7 +249,7 @@ class Pipeline:
         return baseline, tuned
 
     def _check_and_time(self, w, r: TaskResult, artifact: Path, scratch: Path,
-                        time_tuned: bool = True) -> TaskResult:
+                        time_tuned: bool = True, time_vendor: bool = True) -> TaskResult:
         lim = self.protocol.limits
         graph = w.level == "L3"
         baseline, tuned = self._baseline_copies(w, r, scratch, time_tuned)
@@ -257,7 +264,7 @@ class Pipeline:
             "backend": self.info.name, "graph": graph, "candidate": str(artifact),
             "baseline": str(baseline) if baseline else None,
             "tuned": str(tuned) if tuned else None,
-            "vendor": self.backend.vendor_spec(w),
+            "vendor": self.backend.vendor_spec(w) if time_vendor else None,
             "inputs": [str(scratch / f"inputs_{k}.npz") for k in range(len(input_sets))],
             "outputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in w.outputs],
             "outdir": str(scratch), "runs_per_seed": self.protocol.runs_per_seed,
@@ -475,6 +482,9 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
         "bundle": {"name": bundle.name, "sha256": bundle.sha256},
         "summary": scoring.breakdown(results),
         "summary_vendor": scoring.summarize(results, baseline="vendor"),
+        # over the tasks that have a usable tvm-tuned record (None when none has)
+        "summary_tvm_tuned": (scoring.summarize(tuned, baseline="tvm-tuned")
+                              if (tuned := [r for w, r in zip(tasks, results) if pipe.has_tuned(w)]) else None),
         "tasks": [t.to_json() for t in results],
         "ignored_entries": [e.label for e in bundle.entries
                             if e.backend == pipe.info.name and e.workload not in selected],

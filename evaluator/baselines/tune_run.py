@@ -64,10 +64,10 @@ class Outcome:
     time_limited: bool = False
     tuned_median_s: float | None = None
     default_median_s: float | None = None
-    vendor_median_s: float | None = None
     speedup_vs_default: float | None = None  # tvm-default time / tvm-tuned time, paired rounds
     speedup_spread: list[float] | None = None
     default_functions: list[str] = field(default_factory=list)
+    space: str = ""
     record: str = ""
 
 
@@ -110,7 +110,7 @@ def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
         out.reason = str(e)[:500]
         return out
     out.measured, out.tuning_s, out.time_limited = rec.measured, rec.tuning_s, rec.time_limited
-    out.default_functions = rec.default_functions
+    out.default_functions, out.space = rec.default_functions, rec.space
     res = pipe.evaluate_module(w, rec.module())
     if res.status != records.CORRECT:
         out.reason = f"the tuned module failed the harness ({res.status}): {res.reason}"[:500]
@@ -118,7 +118,6 @@ def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
     times = res.times
     out.tuned_median_s = times["candidate"].median_s
     out.default_median_s = times["tvm-default"].median_s if "tvm-default" in times else None
-    out.vendor_median_s = times["vendor"].median_s if "vendor" in times else None
     out.speedup_vs_default = res.speedup.get("tvm-default")
     out.speedup_spread = res.detail.get("speedup_spread", {}).get("tvm-default")
     rec.checked = {"status": res.status, "input_sets": len(pipe.protocol.seeds),
@@ -200,6 +199,8 @@ def markdown(s: dict) -> str:
         note = "" if w["ok"] else f"not tuned: {w['reason']}"
         if w["ok"] and w["time_limited"]:
             note = "time limit reached before the budget"
+        if w["space"] and w["space"] != "default":
+            note = (note + "; " if note else "") + f"design space {w['space']}"
         if w["default_functions"]:
             note = (note + "; " if note else "") + f"{len(w['default_functions'])} functions kept tvm-default"
         spread = w["speedup_spread"]

@@ -53,6 +53,7 @@ class TunedRecord:
     canonical_hash: str  # structural hash of the canonical module the record was tuned from
     tvmscript: str  # the tuned module: data, parsed and built at evaluation, never re-tuned
     tuning_s: float = 0.0
+    space: str = "default"  # MetaSchedule's design space (see SPACES)
     tasks: int = 1
     measured: int = 0  # candidates MetaSchedule built and timed, all tasks together
     build_errors: int = 0
@@ -219,6 +220,48 @@ def _measure_callback(deadline: float, budget: int):
     return Watch()
 
 
+SPACES = ("default", "no-write-reuse")
+
+
+def _space(name: str):
+    """MetaSchedule's design space for a CPU target: ``default`` is its own rule set;
+    ``no-write-reuse`` is the same with multi-level tiling not fusing a consumer into the tiles
+    of its producer. That fusion fails to generate any space for a reduction whose elementwise
+    consumer also reads another block's result (attention: context / row sum) — a MetaSchedule
+    limitation — so such workloads are tuned in the second space."""
+    from tvm.s_tir import meta_schedule as ms
+
+    if name == "default":
+        return "post-order-apply"
+    rules = []
+    for rule in ms.ScheduleRule.create("llvm"):
+        if type(rule).__name__ == "MultiLevelTiling":
+            # the llvm default's tiling, less its reuse_write (req "may", levels 1-2, global)
+            rule = ms.schedule_rule.MultiLevelTiling(structure="SSRSRS", max_innermost_factor=64)
+        rules.append(rule)
+    return ms.space_generator.PostOrderApply(sch_rules=rules, postprocs="llvm", mutator_probs="llvm")
+
+
+def choose_space(mods: list, target, llvm: bool) -> str:
+    """The first design space in which every task's module generates (a quick, untimed check)."""
+    from tvm.s_tir import meta_schedule as ms
+
+    from evaluator.ir.layered_trace import _tvm_message
+
+    why = ""
+    for name in SPACES if llvm else SPACES[:1]:
+        try:
+            for mod in mods:
+                ctx = ms.TuneContext(mod=mod, target=target, space_generator=_space(name),
+                                     search_strategy="evolutionary", task_name="check")
+                if not ctx.space_generator.generate_design_space(mod):
+                    raise ValueError("the design space is empty")
+            return name
+        except Exception as e:  # noqa: BLE001 - TVM's refusal: try the next space
+            why = why or _tvm_message(e)
+    raise TuneError(f"MetaSchedule generates no design space for it: {why}")
+
+
 def _quiet_meta_schedule() -> None:
     import logging
 
@@ -267,11 +310,17 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (root, env_before) if p)
     try:
         with tempfile.TemporaryDirectory(prefix="ekb-tune-") as work_dir:
+            if graph:
+                extracted = ms.relax_integration.extract_tasks(canonical, target)
+                space = choose_space([t.dispatched[0] for t in extracted], target, llvm)
+            else:
+                space = choose_space([canonical], target, llvm)
             common = dict(target=target, work_dir=work_dir, num_trials_per_iter=per_iter,
                           builder=builder, runner=runner, database="memory", cost_model="xgb",
-                          measure_callbacks=ms.MeasureCallback.create("default") + [watch], seed=seed)
+                          measure_callbacks=ms.MeasureCallback.create("default") + [watch], seed=seed,
+                          space=_space(space))
             if graph:
-                tasks = len(ms.relax_integration.extract_tasks(canonical, target))
+                tasks = len(extracted)
                 db = ms.relax_integration.tune_relax(canonical, {}, max_trials_global=trials * tasks,
                                                      max_trials_per_task=trials, **common)
                 tuned, done, fallback = _apply_graph(db, canonical, target, backend, w)
@@ -297,7 +346,7 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
     _check_round_trip(script, tuned)
     return TunedRecord(
         workload=w.id, backend=backend.name, target=target_json, tvm=tvm.__version__, trials=trials,
-        seed=seed, canonical_hash=canonical_hash(canonical), tvmscript=script,
+        seed=seed, space=space, canonical_hash=canonical_hash(canonical), tvmscript=script,
         tuning_s=round(elapsed, 2), tasks=tasks, measured=watch.measured,
         build_errors=watch.build_errors, run_errors=watch.run_errors,
         time_limited=watch.time_limited, tuned_functions=done, default_functions=fallback)
