@@ -184,12 +184,19 @@ def cpu_build(mod, target, _params):
     return tvm_build(mod, target=target)
 
 
+class TimeLimitReached(Exception):
+    """Raised by the measure callback to end tuning at the time limit (see ``_measure_callback``)."""
+
+
 def _measure_callback(deadline: float, budget: int):
-    """A MetaSchedule measure callback that counts what was measured, keeps the first errors
-    and ends every task once the wall-clock deadline has passed (so tuning stops within one
-    round — bounded by the builder's and runner's timeouts — of the limit)."""
-    from tvm.s_tir.meta_schedule.measure_callback import PyMeasureCallback
+    """A MetaSchedule measure callback that counts what was measured and keeps the first errors,
+    and ends tuning once the wall-clock deadline has passed while some task still has budget
+    left: it raises :class:`TimeLimitReached`, which unwinds the task scheduler (ending tasks
+    from a callback trips the scheduler's own check when it ends them again). It runs after
+    ``AddToDatabase``, so everything measured so far is in the database; tuning thus stops
+    within one round — bounded by the builder's and runner's timeouts — of the limit."""
     from tvm.ir.utils import derived_object
+    from tvm.s_tir.meta_schedule.measure_callback import PyMeasureCallback
 
     @derived_object
     class Watch(PyMeasureCallback):
@@ -211,11 +218,11 @@ def _measure_callback(deadline: float, budget: int):
                 if err and len(self.errors) < 3:
                     self.errors.append(str(err).strip().splitlines()[-1][:300] if str(err).strip() else "?")
             if time.monotonic() > deadline:
-                for i, task in enumerate(task_scheduler.tasks_):
-                    if not task.is_terminated:
-                        # a task that has had its whole budget ends now anyway
-                        self.time_limited |= self.per_task.get(i, 0) < budget
-                        task_scheduler.terminate_task(i)
+                unfinished = [i for i, task in enumerate(task_scheduler.tasks_)
+                              if self.per_task.get(i, 0) < budget and (i == task_id or not task.is_terminated)]
+                if unfinished:
+                    self.time_limited = True
+                    raise TimeLimitReached(f"time limit reached with {len(unfinished)} task(s) unfinished")
 
     return Watch()
 
@@ -315,18 +322,25 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
                 space = choose_space([t.dispatched[0] for t in extracted], target, llvm)
             else:
                 space = choose_space([canonical], target, llvm)
+            # our own database: what was measured before the time limit is kept
+            db = ms.database.MemoryDatabase()
             common = dict(target=target, work_dir=work_dir, num_trials_per_iter=per_iter,
-                          builder=builder, runner=runner, database="memory", cost_model="xgb",
+                          builder=builder, runner=runner, database=db, cost_model="xgb",
                           measure_callbacks=ms.MeasureCallback.create("default") + [watch], seed=seed,
                           space=_space(space))
+            tasks = len(extracted) if graph else 1
+            try:
+                if graph:
+                    ms.relax_integration.tune_relax(canonical, {}, max_trials_global=trials * tasks,
+                                                    max_trials_per_task=trials, **common)
+                else:
+                    ms.tune_tir(canonical, max_trials_global=trials, num_tuning_cores=cores, **common)
+            except Exception:
+                if not watch.time_limited:  # the callback's own stop is not a failure
+                    raise
             if graph:
-                tasks = len(extracted)
-                db = ms.relax_integration.tune_relax(canonical, {}, max_trials_global=trials * tasks,
-                                                     max_trials_per_task=trials, **common)
                 tuned, done, fallback = _apply_graph(db, canonical, target, backend, w)
             else:
-                tasks = 1
-                db = ms.tune_tir(canonical, max_trials_global=trials, num_tuning_cores=cores, **common)
                 sch = ms.tir_integration.compile_tir(db, canonical, target)
                 if sch is None:
                     why = "; ".join(dict.fromkeys(watch.errors)) or "no candidate was measured"
