@@ -2,8 +2,8 @@
 checked before they land, stale records ignored with a reason, a third kernel timed by the real
 (sandboxed) pipeline, and every committed record still matching its workload and building.
 
-One tune command run (a tiny matmul, 4 trials) is shared by the module: TVM's tuner first imports
-its tensor-intrinsic tables (about 25 s on this machine), then tunes in about 15 s.
+One tuning of a tiny matmul (4 trials) is shared by the module: TVM's tuner first imports its
+tensor-intrinsic tables (about 25 s on this machine), then tunes in about 15 s.
 """
 
 import json
@@ -23,13 +23,17 @@ BACKEND = "cpu-llvm"
 
 
 @pytest.fixture(scope="module")
-def tuned(tmp_path_factory):
-    """The tune command over one tiny workload, writing into temporary directories."""
+def tuned(tmp_path_factory, quick_protocol):
+    """What the tune command does (``cmd_tune`` is only its argument checks and printing), over
+    one tiny workload, with the short test protocol, into temporary directories."""
     root = tmp_path_factory.mktemp("tuned")
     rec_dir, res_dir = root / "records", root / "results"
-    rc = cli.main(["tune", "--tasks", TINY, "--trials", str(TRIALS), "--records", str(rec_dir),
-                   "--results", str(res_dir)])
-    return rc, rec_dir, res_dir
+    outcomes = tune_run.tune_subset(BACKEND, TRIALS, globs=[TINY], records_dir=rec_dir,
+                                    protocol=quick_protocol)
+    s = tune_run.summary(outcomes, BACKEND, ["tune", "--tasks", TINY], TRIALS, 0,
+                         tvm_tuned.DEFAULT_TIME_LIMIT_S, 1.0, tune_run.started())
+    tune_run.write_summary(s, res_dir)
+    return 0 if not s["families_without_record"] else 1, rec_dir, res_dir
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +108,7 @@ def test_stale_record_is_ignored_with_a_reason(tuned, tmp_path, quick_protocol):
 def test_record_that_does_not_build_is_recorded_not_the_candidates_failure(tuned, tmp_path, quick_protocol):
     _, rec_dir, _ = tuned
     lines = json.loads(tvm_tuned.record_path(TINY, BACKEND, rec_dir).read_text())["tvmscript"]
-    broken = [ln.replace("T.parallel(", "T.no_such_loop_kind(") for ln in lines]
+    broken = [ln.replace("def main(", "def main(:") for ln in lines]  # a syntax error
     assert broken != lines
     root = _copy_record(tuned, tmp_path, tvmscript=broken)
     w = suite.get_workload(TINY)
@@ -128,6 +132,16 @@ def test_unreadable_or_foreign_records_are_ignored_with_a_reason(tuned, tmp_path
     assert "it is for matmul/matmul@m128n512k128" in tvm_tuned.lookup(w, BACKEND, other).note
     assert tvm_tuned.lookup(suite.get_workload("matmul/matmul@m128n512k128"), BACKEND, other) == \
         tvm_tuned.Lookup(None)  # no file for that workload
+
+
+def test_time_limit_stops_tuning_and_keeps_what_was_measured(tuned):
+    # runs after the command, so TVM's tensor-intrinsic tables are already imported
+    w = suite.get_workload(TINY)
+    rec = tvm_tuned.tune(w, get_backend(BACKEND), trials=2 * tvm_tuned.TRIALS_PER_ITER, time_limit_s=0.5)
+    assert rec.time_limited
+    assert rec.measured == tvm_tuned.TRIALS_PER_ITER  # one round, then the limit
+    assert rec.canonical_hash == tvm_tuned.canonical_hash(w.canonical_module())
+    assert "T.parallel" in rec.module().script() or "T.vectorized" in rec.module().script()
 
 
 def test_budgets_are_limited():
@@ -173,3 +187,20 @@ def test_committed_record_matches_its_workload_and_builds(path, tmp_path):
 def test_committed_records_cover_every_family():
     families = {tvm_tuned.read(p).workload.split("/")[0] for p in COMMITTED}
     assert families == {w.family for w in suite.workloads()}
+
+
+def test_a_later_run_of_the_day_updates_the_summary(tmp_path):
+    def run(rows, argv):
+        outs = [tune_run.Outcome(wid, wid.split("/")[0], ok, reason="" if ok else "no design space",
+                                 speedup_vs_default=x) for wid, ok, x in rows]
+        return tune_run.summary(outs, BACKEND, argv, TRIALS, 0, 60.0, 1.0, tune_run.started())
+
+    tune_run.write_summary(run([("scan/a@1", False, None), ("matmul/b@1", True, 2.0)], ["tune"]), tmp_path)
+    js, md = tune_run.write_summary(run([("scan/a@1", True, 0.5)], ["tune", "--tasks", "scan/*"]), tmp_path)
+    s = json.loads(js.read_text())
+    assert [r["command"] for r in s["runs"]] == ["python -m evaluator tune",
+                                                 "python -m evaluator tune --tasks scan/*"]
+    assert {r["workload"]: (r["ok"], r["run"]) for r in s["workloads"]} == {
+        "matmul/b@1": (True, 1), "scan/a@1": (True, 2)}
+    assert s["families_without_record"] == [] and s["geomean_speedup_vs_default"] == pytest.approx(1.0)
+    assert "run 2" in md.read_text()

@@ -107,13 +107,13 @@ def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
     try:
         rec = tvm_tuned.tune(w, pipe.backend, trials=trials, seed=seed, time_limit_s=time_limit_s)
     except tvm_tuned.TuneError as e:
-        out.reason = str(e)[:500]
+        out.reason = _brief(str(e))
         return out
     out.measured, out.tuning_s, out.time_limited = rec.measured, rec.tuning_s, rec.time_limited
     out.default_functions, out.space = rec.default_functions, rec.space
     res = pipe.evaluate_module(w, rec.module())
     if res.status != records.CORRECT:
-        out.reason = f"the tuned module failed the harness ({res.status}): {res.reason}"[:500]
+        out.reason = _brief(f"the tuned module failed the harness ({res.status}): {res.reason}")
         return out
     times = res.times
     out.tuned_median_s = times["candidate"].median_s
@@ -127,6 +127,15 @@ def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
     return out
 
 
+def _brief(text: str) -> str:
+    """One line for the summary: a traceback is cut to the line before it and its last line
+    (the error itself; the frames name files of this machine)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) > 1 and any(ln.startswith(("Traceback", "File ")) or "Traceback" in ln for ln in lines):
+        text = f"{lines[0].split('Traceback')[0].strip()} … {lines[-1]}"
+    return " ".join(text.split())[:500]
+
+
 # --- the summary -------------------------------------------------------------------------------
 def summary(outcomes: list[Outcome], backend: str, argv: list[str], trials: int, seed: int,
             time_limit_s: float, wall_s: float, started: str) -> dict:
@@ -136,26 +145,44 @@ def summary(outcomes: list[Outcome], backend: str, argv: list[str], trials: int,
     from evaluator.pipeline import machine
 
     info = get_backend(backend).info()
-    tuned = [o for o in outcomes if o.ok]
-    ratios = [o.speedup_vs_default for o in tuned if o.speedup_vs_default]
-    families = sorted({o.family for o in outcomes})
-    return {
-        "date": started,
-        "command": "python -m evaluator " + " ".join(argv),
-        "machine": machine() | {"device": info.device},
+    run = {"date": started, "command": "python -m evaluator " + " ".join(argv), "trials_per_task": trials,
+           "seed": seed, "time_limit_s": time_limit_s, "wall_s": round(wall_s, 1)}
+    return _derive({
         "backend": backend,
+        "machine": machine() | {"device": info.device},
         "target": info.target,
         "tvm": tvm.__version__,
-        "trials_per_task": trials,
-        "seed": seed,
-        "time_limit_s": time_limit_s,
-        "wall_s": round(wall_s, 1),
-        "families": {f: [o.workload for o in tuned if o.family == f] for f in families},
-        "families_without_record": [f for f in families if not any(o.ok and o.family == f for o in outcomes)],
-        "geomean_speedup_vs_default": (math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        "runs": [run],
+        "workloads": [o.__dict__ | {"record": _relative(o.record), "run": 1} for o in outcomes],
+    })
+
+
+def _derive(s: dict) -> dict:
+    """The per-family view and the geomean, from the rows."""
+    rows = s["workloads"]
+    families = sorted({r["family"] for r in rows})
+    ratios = [r["speedup_vs_default"] for r in rows if r["ok"] and r["speedup_vs_default"]]
+    return s | {
+        "families": {f: [r["workload"] for r in rows if r["ok"] and r["family"] == f] for f in families},
+        "families_without_record": [f for f in families if not any(r["ok"] and r["family"] == f for r in rows)],
+        "geomean_speedup_vs_default": (math.exp(sum(math.log(x) for x in ratios) / len(ratios))
                                        if ratios else None),
-        "workloads": [o.__dict__ | {"record": _relative(o.record)} for o in outcomes],
     }
+
+
+def merge(old: dict, new: dict) -> dict:
+    """A later run on the same day, backend, target and TVM version (re-tuning some workloads
+    with ``--tasks``) updates that day's summary: its rows replace the rows of the workloads it
+    tried again, the others stay, and both commands are listed. Otherwise the new one stands."""
+    same = all(old.get(k) == new[k] for k in ("backend", "target", "tvm"))
+    if not same or "runs" not in old:
+        return new
+    offset = len(old["runs"])
+    fresh = {r["workload"] for r in new["workloads"]}
+    rows = [r for r in old["workloads"] if r["workload"] not in fresh]
+    rows += [r | {"run": r["run"] + offset} for r in new["workloads"]]
+    rows.sort(key=lambda r: r["family"])  # stable: within a family, in the order tried
+    return _derive(new | {"runs": old["runs"] + new["runs"], "workloads": rows})
 
 
 def _relative(path: str) -> str:
@@ -172,18 +199,21 @@ def _ms(x: float | None) -> str:
 
 
 def markdown(s: dict) -> str:
+    runs = s["runs"]
     lines = [
-        f"# tvm_tuned — {s['date']}",
+        f"# tvm_tuned — {runs[0]['date']}",
         "",
-        f"Command: `{s['command']}`  ",
-        f"Machine: {s['machine']['platform']}, {s['machine']['device']}, target {s['target'].get('mcpu', s['target'].get('kind'))}  ",
-        f"TVM {s['tvm']}; MetaSchedule, evolutionary search with the XGBoost cost model, "
-        f"{s['trials_per_task']} trials per task (a model graph: per fused function), seed {s['seed']}, "
-        f"{s['time_limit_s']:g} s limit per workload; wall {s['wall_s']:.0f} s  ",
+        *[f"Command{f' (run {i})' if len(runs) > 1 else ''}: `{r['command']}` — {r['trials_per_task']} "
+          f"trials per task, seed {r['seed']}, {r['time_limit_s']:g} s limit per workload, wall "
+          f"{r['wall_s']:.0f} s, started {r['date']}  " for i, r in enumerate(runs, 1)],
+        f"Machine: {s['machine']['platform']}, {s['machine']['device']}, target "
+        f"{s['target'].get('mcpu', s['target'].get('kind'))}  ",
+        f"TVM {s['tvm']}; MetaSchedule, evolutionary search with the XGBoost cost model; a model "
+        "graph is tuned per fused function, each with the trial budget  ",
         "Each tuned module was checked against the reference and timed by the evaluation harness "
         "(full protocol) beside tvm-default in one process, on shared buffers; the speedup is the "
         "median of paired per-round ratios tvm-default / tvm-tuned (> 1: tuning beat the default "
-        "rule set).",
+        "rule set). Tuning seconds exclude TVM's one-time import of its tensor-intrinsic tables.",
         "",
     ]
     g = s["geomean_speedup_vs_default"]
@@ -193,8 +223,10 @@ def markdown(s: dict) -> str:
               f"{'–' if g is None else f'{g:.3f}'}."
               + (f" Families without a record: {', '.join(s['families_without_record'])}."
                  if s["families_without_record"] else ""), ""]
-    lines += ["| family | workload | trials measured | tuning s | tvm-tuned ms | tvm-default ms | "
-              "tvm-default / tvm-tuned | IQR | note |", "|---|---|---|---|---|---|---|---|---|"]
+    multi = len(runs) > 1
+    lines += ["| family | workload | " + ("run | " if multi else "") + "trials measured | tuning s | "
+              "tvm-tuned ms | tvm-default ms | tvm-default / tvm-tuned | IQR | note |",
+              "|---|---|" + ("---|" if multi else "") + "---|---|---|---|---|---|---|"]
     for w in s["workloads"]:
         note = "" if w["ok"] else f"not tuned: {w['reason']}"
         if w["ok"] and w["time_limited"]:
@@ -205,18 +237,26 @@ def markdown(s: dict) -> str:
             note = (note + "; " if note else "") + f"{len(w['default_functions'])} functions kept tvm-default"
         spread = w["speedup_spread"]
         lines.append(
-            f"| {w['family']} | {w['workload']} | {w['measured']} | {w['tuning_s']:.1f} | "
+            f"| {w['family']} | {w['workload']} | " + (f"{w['run']} | " if multi else "")
+            + f"{w['measured']} | {w['tuning_s']:.1f} | "
             f"{_ms(w['tuned_median_s'])} | {_ms(w['default_median_s'])} | "
             f"{'–' if w['speedup_vs_default'] is None else format(w['speedup_vs_default'], '.3f')} | "
-            f"{'–' if not spread else f'{spread[0]:.2f}–{spread[1]:.2f}'} | {note.replace('|', '/')} |")
+            f"{'–' if not spread else f'{spread[0]:.2f}–{spread[1]:.2f}'} | "
+            f"{note.replace('|', '/').replace(chr(10), ' ')} |")
     return "\n".join(lines) + "\n"
 
 
 def write_summary(s: dict, results_dir: Path = RESULTS_DIR) -> tuple[Path, Path]:
+    """Write the day's summary (merged into an earlier one of the same day: see ``merge``)."""
     day = datetime.date.today().isoformat()
     stem = f"tvm_tuned-{day}" + ("" if s["backend"] == "cpu-llvm" else f"-{s['backend']}")
     results_dir.mkdir(parents=True, exist_ok=True)
     js, md = results_dir / f"{stem}.json", results_dir / f"{stem}.md"
+    if js.is_file():
+        try:
+            s = merge(json.loads(js.read_text()), s)
+        except (ValueError, KeyError, TypeError):
+            pass  # an unreadable summary of the day is replaced
     js.write_text(json.dumps(s, indent=1) + "\n")
     md.write_text(markdown(s))
     return js, md
