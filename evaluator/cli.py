@@ -53,7 +53,7 @@ def cmd_backends(args, out: Console) -> int:
 
 
 def _task_table(report: dict) -> Table:
-    table = Table("workload", "status", "time ms", "× tvm-default", "× vendor", "roofline", "reason",
+    table = Table("workload", "status", "time ms", "× tvm-default", "× tvm-tuned", "× vendor", "roofline", "reason",
                   title=f"{report['bundle']['name']} on {report['backend']}")
     style = {records.CORRECT: "green", records.MISSING: "dim"}
     for t in report["tasks"]:
@@ -61,7 +61,8 @@ def _task_table(report: dict) -> Table:
         table.add_row(
             t["workload"], f"[{style.get(t['status'], 'red')}]{t['status']}[/]",
             _fmt(cand and cand["median_s"] * 1e3, ".3f"),
-            _fmt(t["speedup"].get("tvm-default")), _fmt(t["speedup"].get("vendor")),
+            _fmt(t["speedup"].get("tvm-default")), _fmt(t["speedup"].get("tvm-tuned")),
+            _fmt(t["speedup"].get("vendor")),
             _fmt(t["roofline_fraction"], ".1%"), (t["reason"] or "")[:90],
         )
     return table
@@ -131,6 +132,51 @@ def cmd_default_bundle(args, out: Console) -> int:
     return 0
 
 
+def cmd_tune(args, out: Console) -> int:
+    import os
+    import time
+
+    from evaluator.backends import BackendUnavailable
+    from evaluator.baselines import tune_run, tvm_tuned
+    from evaluator.sandbox import UNSAFE_ENV, SandboxUnavailable
+
+    if args.unsafe_local:
+        os.environ[UNSAFE_ENV] = "1"
+    if not 1 <= args.trials <= tvm_tuned.MAX_TRIALS:
+        out.print(f"[red]--trials must be between 1 and {tvm_tuned.MAX_TRIALS}[/]")
+        return 2
+    if not 0 < args.time_limit <= tvm_tuned.MAX_TIME_LIMIT_S:
+        out.print(f"[red]--time-limit must be between 0 and {tvm_tuned.MAX_TIME_LIMIT_S:g} s[/]")
+        return 2
+    if not 1 <= args.per_family <= tune_run.MAX_PER_FAMILY:
+        out.print(f"[red]--per-family must be between 1 and {tune_run.MAX_PER_FAMILY}[/]")
+        return 2
+    if not tune_run.candidates(args.tasks):
+        out.print(f"[red]no public workload matches {args.tasks}[/]")
+        return 2
+    started, t0 = tune_run.started(), time.perf_counter()
+
+    def progress(wid, what):
+        out.print(f"{time.strftime('%H:%M:%S')} {wid}: {what}", highlight=False)
+
+    try:
+        outcomes = tune_run.tune_subset(args.backend, args.trials, args.per_family, args.tasks, args.seed,
+                                        args.time_limit, Path(args.records), progress=progress)
+    except (BackendUnavailable, SandboxUnavailable) as e:
+        out.print(f"[red]{e}[/]")
+        return 2
+    s = tune_run.summary(outcomes, args.backend, args.argv, args.trials, args.seed, args.time_limit,
+                         time.perf_counter() - t0, started)
+    js, md = tune_run.write_summary(s, Path(args.results))
+    table = Table("workload", "trials", "tuning s", "× vs tvm-default", "note", title="tvm-tuned")
+    for w in s["workloads"]:
+        table.add_row(w["workload"], str(w["measured"]), f"{w['tuning_s']:.1f}",
+                      _fmt(w["speedup_vs_default"], ".3f"), "" if w["ok"] else w["reason"][:80])
+    out.print(table)
+    out.print(f"records under {args.records}; summary: {js}, {md}")
+    return 0 if not s["families_without_record"] else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluator", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -152,10 +198,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out")
     p.add_argument("--backend", action="append",
                    help="only this backend's entries (repeatable; default: cpu-llvm and opencl)")
+    from evaluator.baselines import tune_run, tvm_tuned
+
+    p = sub.add_parser("tune", help="tune a subset covering every family with MetaSchedule and store "
+                                    "the tvm-tuned records")
+    p.add_argument("--backend", default="cpu-llvm")
+    p.add_argument("--trials", type=int, default=tvm_tuned.DEFAULT_TRIALS,
+                   help=f"trial budget per task (at most {tvm_tuned.MAX_TRIALS})")
+    p.add_argument("--per-family", type=int, default=1, help="workloads tuned per family")
+    p.add_argument("--tasks", action="append", metavar="GLOB",
+                   help="only workloads matching this glob (repeatable)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--time-limit", type=float, default=tvm_tuned.DEFAULT_TIME_LIMIT_S,
+                   help="seconds of tuning per workload (tuning stops within one round after)")
+    p.add_argument("--records", default=str(tvm_tuned.RECORDS_DIR), help="where records are written")
+    p.add_argument("--results", default=str(tune_run.RESULTS_DIR), help="where the summary is written")
+    p.add_argument("--unsafe-local", action="store_true",
+                   help="check and time without the sandbox where none is available")
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     out = Console(stderr=True)
     handler = {"suite": cmd_suite, "backends": cmd_backends, "run": cmd_run,
-               "default-bundle": cmd_default_bundle}[args.command]
+               "default-bundle": cmd_default_bundle, "tune": cmd_tune}[args.command]
     return handler(args, out)
 
 

@@ -8,6 +8,7 @@ a child process with a wall-clock limit (``harness.process``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import platform
@@ -23,6 +24,7 @@ import numpy as np
 from evaluator import records, scoring, suite
 from evaluator.backends import Backend, BackendUnavailable, get_backend
 from evaluator.backends.peaks import cache_dir, peaks, roofline_fraction
+from evaluator.baselines import tvm_tuned
 from evaluator.harness.check import check_set
 from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
 from evaluator.harness.protocol import Protocol
@@ -49,8 +51,11 @@ class Pipeline:
     """
 
     def __init__(self, backend: Backend | str, protocol: Protocol | None = None,
-                 seeds: Iterable[int] | None = None, sandbox="auto"):
+                 seeds: Iterable[int] | None = None, sandbox="auto",
+                 tuned_records: Path | None = tvm_tuned.RECORDS_DIR):
         self.backend = get_backend(backend) if isinstance(backend, str) else backend
+        # where tvm-tuned records are read from (None: no tvm-tuned baseline)
+        self.tuned_records = tuned_records
         self.protocol = protocol or Protocol()
         if seeds is not None:  # secret seeds for verified runs replace the public ones
             self.protocol = Protocol(**{**self.protocol.__dict__, "seeds": tuple(seeds)})
@@ -87,6 +92,60 @@ class Pipeline:
             tmp.rename(path)  # atomic: concurrent workers never load a half-written file
         return path
 
+    def tuned_artifact(self, w: suite.WorkloadDef) -> tuple[Path | None, str]:
+        """The ``tvm-tuned`` build of a workload from its stored record, cached by what determines
+        it, and a note on a record that exists but is not used (stale, unreadable): ``(None, "")``
+        without a record. Raises when a usable record does not build."""
+        return self._tuned_build(tvm_tuned.lookup(w, self.info.name, self.tuned_records), w)
+
+    def _tuned_build(self, found: tvm_tuned.Lookup, w: suite.WorkloadDef) -> tuple[Path | None, str]:
+        import tvm
+
+        rec = found.record
+        if rec is None:
+            return None, found.note
+        key = hashlib.sha256(json.dumps([w.id, rec.canonical_hash, rec.tvmscript, self.backend.target(),
+                                         tvm.__version__], sort_keys=True).encode()).hexdigest()[:24]
+        path = cache_dir() / "tuned" / f"{key}.so"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{time.monotonic_ns()}.tmp.so")
+            self.backend.build(rec.module(), str(tmp))
+            tmp.rename(path)  # atomic, as for tvm-default
+        return path, found.note
+
+    def has_tuned(self, w: suite.WorkloadDef) -> bool:
+        """Whether a usable (not stale) tvm-tuned record exists for the workload here."""
+        if self.tuned_records is None or not tvm_tuned.record_path(w.id, self.info.name, self.tuned_records).is_file():
+            return False
+        return tvm_tuned.lookup(w, self.info.name, self.tuned_records).record is not None
+
+    def evaluate_module(self, w: suite.WorkloadDef, mod) -> TaskResult:
+        """Check and time a trusted, already scheduled module (a fresh ``tvm-tuned`` result) as
+        the candidate, through the same run step, checks and timing as any submission, beside
+        ``tvm-default``. Built here, not in a child: it is not submitted code. Neither a stored
+        tvm-tuned record nor the vendor call is timed alongside (some NumPy calls take seconds
+        per timed sample, and only tuned against default is asked here)."""
+        base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
+                          domains=list(w.domains), hidden=w.hidden)
+        with self._scratch() as scratch:
+            artifact = scratch / "candidate.so"
+            t0 = time.perf_counter()
+            try:
+                self.backend.build(mod, str(artifact))
+            except Exception as e:  # noqa: BLE001
+                from evaluator.ir.layered_trace import _tvm_message
+
+                return self._fail(base, records.COMPILE_ERROR, f"build error: {_tvm_message(e)}", step="build")
+            finally:
+                base.steps_s["build"] = time.perf_counter() - t0
+            return self._check_and_time(w, base, artifact, scratch, time_tuned=False, time_vendor=False)
+
+    def _scratch(self):
+        if self.sandbox is not None:
+            return self.sandbox.scratch()
+        return _temporary_dir()
+
     # --- one task ----------------------------------------------------------------------------
     def evaluate(self, w: suite.WorkloadDef, cand: Candidate | None) -> TaskResult:
         base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
@@ -95,14 +154,8 @@ class Pipeline:
         if cand is None:
             base.reason = "no entry for this task in the bundle"
             return base
-        if self.sandbox is not None:
-            with self.sandbox.scratch() as scratch:
-                return self._evaluate(w, cand, base, scratch)
-        scratch = Path(tempfile.mkdtemp(prefix="ekb-task-"))
-        try:
+        with self._scratch() as scratch:
             return self._evaluate(w, cand, base, scratch)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
 
     def _fail(self, r: TaskResult, status: str, reason: str, **detail) -> TaskResult:
         r.status, r.reason = status, reason
@@ -130,7 +183,6 @@ class Pipeline:
         import tvm
 
         lim = self.protocol.limits
-        graph = w.level == "L3"
         # build (lower + compile) in a child
         (scratch / "canonical.json").write_text(tvm.ir.save_json(w.canonical_module()))
         (scratch / "candidate.src").write_text(cand.source, encoding="utf-8")
@@ -166,18 +218,41 @@ class Pipeline:
             return self._fail(r, records.COMPILE_ERROR,
                               f"the built kernel is {artifact.stat().st_size >> 20} MiB; "
                               f"the limit is {lim.max_artifact_bytes >> 20} MiB")
-        # The run step loads the baseline before the candidate ever runs, from its own copy.
+        return self._check_and_time(w, r, artifact, scratch)
+
+    def _baseline_copies(self, w, r: TaskResult, scratch: Path, time_tuned: bool) -> tuple[Path | None, Path | None]:
+        """The baselines' libraries, copied into the task's scratch: the run step loads them
+        before the candidate ever runs, from its own copies. A baseline that does not build is
+        recorded in ``r.detail``, never as the candidate's failure."""
+        from evaluator.ir.layered_trace import _tvm_message
+
         # TVM's own default can fail to build (dlight's GEMV asks a GPU for more shared memory
         # than a block has): the task is still checked and timed, with no tvm-default speedup.
         baseline: Path | None = scratch / "baseline.so"
         try:
             shutil.copyfile(self.baseline_artifact(w), baseline)
         except Exception as e:  # noqa: BLE001 - the baseline's failure is recorded, not the candidate's
-            from evaluator.ir.layered_trace import _tvm_message
-
             r.detail["baseline_error"] = f"tvm-default does not build here: {_tvm_message(e)}"[:2000]
             baseline = None
+        tuned: Path | None = None
+        if time_tuned and self.tuned_records is not None:
+            try:
+                built, note = self.tuned_artifact(w)
+                if note:
+                    r.detail["tuned_note"] = note
+                if built is not None:
+                    tuned = scratch / "tuned.so"
+                    shutil.copyfile(built, tuned)
+            except Exception as e:  # noqa: BLE001 - a broken record is recorded, not the candidate's
+                r.detail["tuned_error"] = f"tvm-tuned does not build here: {_tvm_message(e)}"[:2000]
+                tuned = None
+        return baseline, tuned
 
+    def _check_and_time(self, w, r: TaskResult, artifact: Path, scratch: Path,
+                        time_tuned: bool = True, time_vendor: bool = True) -> TaskResult:
+        lim = self.protocol.limits
+        graph = w.level == "L3"
+        baseline, tuned = self._baseline_copies(w, r, scratch, time_tuned)
         # check, then time, in one run child
         input_sets = []
         for k, seed in enumerate(self.protocol.seeds):
@@ -188,7 +263,8 @@ class Pipeline:
         child = self._child("run", {
             "backend": self.info.name, "graph": graph, "candidate": str(artifact),
             "baseline": str(baseline) if baseline else None,
-            "vendor": self.backend.vendor_spec(w),
+            "tuned": str(tuned) if tuned else None,
+            "vendor": self.backend.vendor_spec(w) if time_vendor else None,
             "inputs": [str(scratch / f"inputs_{k}.npz") for k in range(len(input_sets))],
             "outputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in w.outputs],
             "outdir": str(scratch), "runs_per_seed": self.protocol.runs_per_seed,
@@ -284,13 +360,15 @@ class Pipeline:
         r.detail["skips_work_when_repeated"] = skipping
         ratios = msg.get("ratios", {})
         r.detail["speedup_spread"] = {k: [v["p25"], v["p75"]] for k, v in ratios.items()}
-        for name in ("tvm-default", "vendor"):
+        for name in ("tvm-default", "tvm-tuned", "vendor"):
             if name in ratios:
                 r.speedup[name] = ratios[name]["median"]
             elif name in r.times and cand > 0:
                 r.speedup[name] = r.times[name].median_s / cand
         if skipping:
-            r.speedup["tvm-default"] = single["tvm-default"] / single["candidate"]
+            for name in ("tvm-default", "tvm-tuned"):
+                if name in single:
+                    r.speedup[name] = single[name] / single["candidate"]
             r.speedup.pop("vendor", None)
         r.roofline_fraction = roofline_fraction(w.flops, w.bytes, cand, self.peak)
         # The harness's own wall clock over the timed loop bounds what the runtime timer may
@@ -308,6 +386,15 @@ class Pipeline:
         elif r.detail["timing_suspicious"]:
             r.reason = "timing is suspicious: the reported kernel time exceeds the wall-clock time"
         return r
+
+
+@contextlib.contextmanager
+def _temporary_dir():
+    scratch = Path(tempfile.mkdtemp(prefix="ekb-task-"))
+    try:
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _choose_sandbox(choice):
@@ -395,6 +482,9 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
         "bundle": {"name": bundle.name, "sha256": bundle.sha256},
         "summary": scoring.breakdown(results),
         "summary_vendor": scoring.summarize(results, baseline="vendor"),
+        # over the tasks that have a usable tvm-tuned record (None when none has)
+        "summary_tvm_tuned": (scoring.summarize(tuned, baseline="tvm-tuned")
+                              if (tuned := [r for w, r in zip(tasks, results) if pipe.has_tuned(w)]) else None),
         "tasks": [t.to_json() for t in results],
         "ignored_entries": [e.label for e in bundle.entries
                             if e.backend == pipe.info.name and e.workload not in selected],

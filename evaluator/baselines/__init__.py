@@ -1,4 +1,5 @@
 """Baselines every task is timed against: ``tvm-default`` (the reference compiler's default
-path) and ``vendor`` (the library call a user would make: NumPy/OpenBLAS on CPU)."""
+path), ``tvm-tuned`` (TVM's auto-tuner under a fixed budget, where a stored record exists) and
+``vendor`` (the library call a user would make: NumPy/OpenBLAS on CPU)."""
 
-BASELINES = ("tvm-default", "vendor")
+BASELINES = ("tvm-default", "tvm-tuned", "vendor")

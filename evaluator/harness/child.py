@@ -86,9 +86,10 @@ def run(req: dict, chan) -> None:
 
     backend = get_backend(req["backend"])
     graph = req["graph"]
-    # The baseline is loaded before any candidate code runs: a candidate that rewrites the
+    # The baselines are loaded before any candidate code runs: a candidate that rewrites a
     # baseline's file during its own calls changes nothing.
     baseline = backend.load(req["baseline"], graph) if req.get("baseline") else None
+    tuned = backend.load(req["tuned"], graph) if req.get("tuned") else None
     try:
         kernel = backend.load(req["candidate"], graph)
     except Exception as e:  # noqa: BLE001
@@ -124,7 +125,9 @@ def run(req: dict, chan) -> None:
     kernels = {"candidate": kernel}
     if baseline is not None:
         kernels["tvm-default"] = baseline
-    # Candidate and baseline run on the same buffers: where a buffer lands (alignment, pages,
+    if tuned is not None:
+        kernels["tvm-tuned"] = tuned
+    # Candidate and baselines run on the same buffers: where a buffer lands (alignment, pages,
     # 4 KiB aliasing between inputs and outputs) moved identical kernels' times by up to 15 %
     # between runs when each had its own. Inputs are verified untouched after timing, so a
     # candidate cannot slow the baseline down by rewriting them.
