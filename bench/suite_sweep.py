@@ -65,6 +65,9 @@ def main() -> int:
                     help="run without the sandbox where the machine has none (the rule set is trusted code)")
     ap.add_argument("--resume", action="store_true",
                     help="keep the workloads an earlier, interrupted run of the same selection finished")
+    ap.add_argument("--merge", metavar="REPORT.json",
+                    help="re-run only the workloads an earlier report did not find correct; the report "
+                         "written holds its other rows and the new ones")
     args = ap.parse_args()
     if args.unsafe_local:
         import os
@@ -74,7 +77,11 @@ def main() -> int:
 
     include_hidden = not args.public_only
     every = suite.workloads(include_hidden)
-    if args.sample:
+    earlier_report = json.loads(Path(args.merge).read_text()) if args.merge else None
+    if earlier_report:
+        again = {w for w, row in earlier_report["workloads"].items() if row["status"] != records.CORRECT}
+        chosen = [w for w in suite.workloads(include_hidden) if w.id in again]
+    elif args.sample:
         chosen = suite.sample(args.sample, include_hidden)
     else:
         chosen = suite.select(args.tasks, include_hidden)
@@ -85,7 +92,7 @@ def main() -> int:
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     command = "python bench/suite_sweep.py " + " ".join(sys.argv[1:])
     selection = f"{args.backend}-{'public' if args.public_only else 'all'}" + (
-        f"-sample{args.sample}" if args.sample else "-tasks" if args.tasks else "")
+        f"-sample{args.sample}" if args.sample else "-tasks" if args.tasks else "-merge" if args.merge else "")
     progress_file = ROOT / "bench" / "results" / f"suite_sweep-{selection}.progress.jsonl"
     earlier, parts = _read_progress(progress_file) if args.resume else ({}, [])
     if not args.resume:
@@ -136,6 +143,15 @@ def main() -> int:
             "speedup_vs_tvm_default": t["speedup"].get("tvm-default"),
             "roofline_fraction": t["roofline_fraction"],
         }
+    if earlier_report:  # its rows for what was not re-run, and its run as the first part
+        kept = {w: row for w, row in earlier_report["workloads"].items() if w not in rows}
+        rows = {**kept, **rows}
+        parts = [{"part": 0, "command": earlier_report["command"], "started": earlier_report["date"],
+                  "workloads": len(kept), "wall_s": earlier_report["wall_s"], "kept_from": args.merge}] + parts
+        wall = sum(p["wall_s"] for p in parts)
+        chosen = [w for w in every if w.id in rows]
+        report["summary"] = {"correct@1": sum(r["status"] == records.CORRECT for r in rows.values()) / len(rows),
+                             "tasks": len(rows)}
     failed = {w: {"status": r["status"], "reason": r["reason"]} for w, r in rows.items() if r["status"] != records.CORRECT}
     eval_s = [r["eval_s"] for r in rows.values()]
     per_task = wall / len(chosen)
@@ -161,7 +177,8 @@ def main() -> int:
         "workloads": rows,
     }
     stamp = time.strftime("%Y-%m-%d")
-    tag = ("" if args.backend == "cpu-llvm" else f"-{args.backend}") + ("-sample" if args.sample or args.tasks else "")
+    tag = ("" if args.backend == "cpu-llvm" else f"-{args.backend}") + (
+        "-sample" if (args.sample or args.tasks) and not args.merge else "")
     out = ROOT / "bench" / "results" / f"suite_sweep-{stamp}{tag}.json"
     out.write_text(json.dumps(result, indent=1))
     out.with_suffix(".md").write_text(_markdown(result))
@@ -200,9 +217,9 @@ def _markdown(r: dict) -> str:
         f" of {sel['of']} ({'public and hidden' if sel['include_hidden'] else 'public'})"
     md = [f"# suite_sweep — {r['date']}", "",
           f"Command: `{r['command']}`  ",
-          *([f"Run in {len(r['parts'])} parts (`--resume`): " + "; ".join(
-              f"{p['started']}: {p['workloads']} workloads, {p['wall_s'] / 60:.1f} min" for p in r["parts"]) + "  "]
-            if len(r.get("parts", [])) > 1 else []),
+          *([f"Run in {len(r['parts'])} parts: " + "; ".join(
+              f"{p['started']}: {p['workloads']} workloads, {p['wall_s'] / 60:.1f} min (`{p['command']}`)"
+              for p in r["parts"]) + "  "] if len(r.get("parts", [])) > 1 else []),
           f"Machine: {r['machine']['platform']}, {r['machine']['backend']['device']}, target "
           f"{r['machine']['backend']['arch']}; TVM {r['tvm']}; sandbox {'on' if r['sandbox'] else 'off'}  ",
           f"Selection: {what}", "",
