@@ -177,9 +177,10 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
+    from django.db import connection
     from django.utils import timezone
 
-    from portal.models import Submission
+    from portal.models import Result, Submission
 
     rng = random.Random(seed)
     User = get_user_model()
@@ -215,6 +216,9 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
             if stdout:
                 stdout.write(f"  {i + 1}/{n_submissions} submissions")
     store_results(pending)
+    if connection.vendor == "postgresql":  # planner statistics for the bulk-loaded tables (autovacuum may lag or be off)
+        with connection.cursor() as cur:
+            cur.execute(f"ANALYZE {Result._meta.db_table}, {Submission._meta.db_table}")
     return ids
 
 
