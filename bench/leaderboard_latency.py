@@ -10,8 +10,10 @@ rebuilds the precomputed boards, then serves the portal with gunicorn on loopbac
 * what keeping the boards current costs: one result landing (``aggregates.result_landed``) and a
   full ``rebuild_boards``.
 
-    python bench/leaderboard_latency.py [--submissions 1000] [--requests 300] [--reuse]
+    python bench/leaderboard_latency.py [--submissions 1000] [--requests 300] [--reuse | --seed-only]
 
+``--seed-only`` seeds and rebuilds, and leaves its figures (seconds, counts) in the portal's var
+directory for a later ``--reuse`` run on the same database, which measures without seeding again.
 Needs PostgreSQL (``--database-url``, default postgres://postgres@127.0.0.1:5432/ekb_bench_boards;
 the database is created if missing and its tables replaced). Results go to bench/results/.
 """
@@ -77,44 +79,98 @@ def percentile(xs: list[float], q: float) -> float:
 
 def seed(n: int, say) -> dict:
     from django.core.management import call_command
+    from django.db import connection
 
     from leaderboard import aggregates, demo_data
     from portal.models import Result
 
     call_command("flush", "--noinput", verbosity=0)
     specs = [s for s in demo_data.DEMO_BOARDS if s.backend in BACKENDS]
-    t0 = time.perf_counter()
+    # Wall seconds, and this process's CPU seconds (what a shared or paused machine does not inflate)
+    t0, c0 = time.perf_counter(), time.process_time()
     demo_data.insert(n, specs, seed=2026, verified_every=10, stdout=None)
-    seeded = time.perf_counter() - t0
-    say(f"seeded {n} submissions, {Result.objects.count()} results in {seeded:.0f} s")
-    t0 = time.perf_counter()
+    seeded, seeded_cpu = time.perf_counter() - t0, time.process_time() - c0
+    results = Result.objects.count()
+    say(f"seeded {n} submissions, {results} results in {seeded:.0f} s")
+    t0, c0 = time.perf_counter(), time.process_time()
     counts = aggregates.rebuild()
-    rebuilt = time.perf_counter() - t0
+    rebuilt, rebuilt_cpu = time.perf_counter() - t0, time.process_time() - c0
     say(f"rebuilt the boards: {counts['entries']} entries in {rebuilt:.0f} s")
-    return {"results": Result.objects.count(), "seed_s": seeded, "rebuild_s": rebuilt, **counts}
+    t0 = time.perf_counter()
+    with connection.cursor() as cur:  # statistics of the rebuilt tables too: measure a database the planner knows
+        cur.execute("ANALYZE")
+    analyzed = time.perf_counter() - t0
+    return {"submissions": n, "results": results, "seed_s": seeded, "rebuild_s": rebuilt, "analyze_s": analyzed,
+            "seed_cpu_s": seeded_cpu, "rebuild_cpu_s": rebuilt_cpu, **counts,
+            "at": time.strftime("%Y-%m-%d %H:%M:%S %z"), "load_average": os.getloadavg()}
 
 
-def refresh_cost(k: int = 20) -> dict:
+def seeding_file(database_url: str) -> Path:
+    """Where a seeding run leaves its figures for later ``--reuse`` runs on the same database
+    (the portal's var directory: machine state, not a result)."""
+    from django.conf import settings
+
+    return Path(settings.VAR_DIR) / "bench" / f"leaderboard_latency-{database_url.rsplit('/', 1)[-1]}.seeding.json"
+
+
+def recorded_seeding(database_url: str, results: int) -> dict | None:
+    """The seeding figures of the run that filled this database, if they describe what is in it."""
+    try:
+        rec = json.loads(seeding_file(database_url).read_text())
+    except (OSError, ValueError):
+        return None
+    return rec if rec.get("results") == results else None
+
+
+def _landing_results(k: int, rng) -> list:
+    """``k`` random stored results of ranked submissions on the measured board (cpu-llvm, public),
+    picked by submission and task rather than ORDER BY random() over a million rows."""
+    from evaluator import suite
+    from portal.models import Result, Submission
+
+    sids = list(Submission.objects.filter(public=True, state=Submission.State.FINISHED).values_list("id", flat=True))
+    tasks = [w.id for w in suite.workloads()]
+    out = []
+    for _ in range(10 * k):
+        r = Result.objects.filter(submission_id=rng.choice(sids), workload=rng.choice(tasks), backend="cpu-llvm",
+                                  track="public").first()
+        if r is not None:
+            out.append(r)
+        if len(out) == k:
+            break
+    return out
+
+
+def refresh_cost(k: int = 40) -> dict:
     """Seconds for one result landing (what an evaluation adds per stored result)."""
+    import random
+
     from leaderboard import aggregates
-    from portal.models import Result
 
     times = []
-    for r in Result.objects.filter(backend="cpu-llvm", track="public", status="correct").order_by("?")[:k]:
+    for r in _landing_results(k, random.Random(7)):
         t0 = time.perf_counter()
         aggregates.result_landed(r)
         times.append(time.perf_counter() - t0)
-    return {"n": len(times), "p50_ms": statistics.median(times) * 1e3, "max_ms": max(times) * 1e3}
+    return {"n": len(times), "p50_ms": statistics.median(times) * 1e3, "p95_ms": percentile(times, 0.95) * 1e3,
+            "max_ms": max(times) * 1e3}
 
 
-def _land_a_result() -> None:
-    """What a landing result does to the readers: the board's version moves, so every worker's
-    cached slice of it is stale and the next read decodes the stored entries again."""
-    from django.db.models import F
+class Landings:
+    """Results landing between reads: each ``land()`` stores again (``aggregates.result_landed``)
+    a random result of a ranked submission on the measured board — what an evaluation's worker
+    does — so the touched rows are replaced and every gunicorn worker's decoded copy of them is
+    out of date for its next read."""
 
-    from leaderboard.models import Board
+    def __init__(self, k: int):
+        import random
 
-    Board.objects.update(version=F("version") + 1)
+        self.pending = _landing_results(k, random.Random(11))
+
+    def land(self) -> None:
+        from leaderboard import aggregates
+
+        aggregates.result_landed(self.pending.pop())
 
 
 COLD = {"page: board, first read after a result landed": "/",
@@ -123,6 +179,7 @@ COLD = {"page: board, first read after a result landed": "/",
 
 def measure(base: str, n: int, cold_n: int) -> dict:
     out = {}
+    landings = Landings(cold_n * len(COLD))
     for label, path in list(URLS.items()) + list(COLD.items()):
         cold = label in COLD
         for _ in range(10):  # warm-up: connections, caches, the suite import in each worker
@@ -130,7 +187,7 @@ def measure(base: str, n: int, cold_n: int) -> dict:
         times, size = [], 0
         for _ in range(cold_n if cold else n):
             if cold:
-                _land_a_result()
+                landings.land()
             t0 = time.perf_counter()
             with urllib.request.urlopen(base + path, timeout=30) as resp:
                 body = resp.read()
@@ -174,6 +231,8 @@ def main() -> None:
     ap.add_argument("--load-seconds", type=int, default=20)
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--reuse", action="store_true", help="keep the seeded database of an earlier run")
+    ap.add_argument("--seed-only", action="store_true",
+                    help="seed and rebuild the boards, record the seeding figures for a later --reuse run, stop")
     ap.add_argument("--out", default=str(REPO / "bench" / "results"))
     args = ap.parse_args()
     if not 1 <= args.submissions <= 20000 or not 10 <= args.requests <= 10000 or not 1 <= args.load_seconds <= 300:
@@ -191,14 +250,26 @@ def main() -> None:
     from django.core.management import call_command
 
     from evaluator import suite
+    from leaderboard.models import BoardEntry
     from portal.models import Result, Submission
 
     def say(m):
         print(m, flush=True)
 
     call_command("migrate", verbosity=0)
+    if args.seed_only:
+        seeded = seed(args.submissions, say)
+        path = seeding_file(args.database_url)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(seeded, indent=1) + "\n")
+        say(f"seeding figures written to {path}; measure with --reuse")
+        return
     seeded = None
-    if not (args.reuse and Submission.objects.count() == args.submissions):
+    if args.reuse and Submission.objects.count() == args.submissions:
+        seeded = recorded_seeding(args.database_url, Result.objects.count())
+        if seeded is None:
+            say("reusing the seeded database; no seeding figures recorded for it (seed with --seed-only)")
+    else:
         seeded = seed(args.submissions, say)
     refresh = refresh_cost()
     say(f"one result landing refreshes its boards in {refresh['p50_ms']:.0f} ms (median)")
@@ -219,6 +290,7 @@ def main() -> None:
                     raise SystemExit("gunicorn did not come up")
                 time.sleep(0.5)
         say(f"measuring {len(URLS)} URLs × {args.requests} sequential requests …")
+        load_before = os.getloadavg()
         latency = measure(base, args.requests, max(10, args.requests // 5))
         for label, m in latency.items():
             say(f"  {label:45s} p50 {m['p50_ms']:6.1f} ms  p95 {m['p95_ms']:6.1f} ms  ({m['bytes'] // 1024} KiB)")
@@ -227,6 +299,7 @@ def main() -> None:
         for label in ("page: board", "api: board"):
             if label in loaded:
                 say(f"  {label}: {loaded[label]['requests_per_s']} requests/s")
+        load_after = os.getloadavg()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -244,9 +317,12 @@ def main() -> None:
                     "processor": platform.processor() or platform.machine()},
         "software": {"django": dj.__version__, "gunicorn": gu.__version__, "gunicorn_workers": args.workers,
                      "postgresql": _pg_version()},
+        "load_average": {"before": load_before, "after": load_after},
         "data": {"submissions": Submission.objects.count(), "backends": list(BACKENDS),
                  "public_workloads": len(suite.workloads()), "all_workloads": len(suite.workloads(True)),
-                 "results": Result.objects.count(), "seeding": seeded},
+                 "results": Result.objects.count(),
+                 "public_results": Result.objects.filter(track="public").count(),
+                 "board_entries": BoardEntry.objects.count(), "seeding": seeded},
         "refresh_per_result": refresh,
         "latency": latency,
         "summary": {"page_p50_ms": max(m["p50_ms"] for m in pages), "page_p95_ms": max(m["p95_ms"] for m in pages),
@@ -273,19 +349,41 @@ def _pg_version() -> str:
 
 def markdown(r: dict) -> str:
     s = r["summary"]
+    d = r["data"]
+    seeding = d["seeding"]
     lines = [
         f"# Leaderboard latency — {r['date']}", "",
         f"`{r['command']}` on {r['machine']['cpus']} CPUs ({r['machine']['processor']}), "
         f"PostgreSQL {r['software']['postgresql']}, gunicorn {r['software']['gunicorn']} "
         f"({r['software']['gunicorn_workers']} sync workers) on loopback.", "",
-        f"Data: {r['data']['submissions']} finished public submissions × {r['data']['public_workloads']} public "
-        f"workloads ({r['data']['all_workloads']} with the held-out ones, on the verified track of every 10th) × "
-        f"{len(r['data']['backends'])} backends = {r['data']['results']} results.", "",
+        f"Data: {d['submissions']:,} finished public submissions × {d['public_workloads']} public workloads × "
+        f"{len(d['backends'])} backends ({d['public_results']:,} public results), every 10th submission also "
+        f"verified on all {d['all_workloads']} workloads (held-out ones included): {d['results']:,} results in "
+        f"all; {d['board_entries']:,} precomputed board entries.", "",
+    ]
+    if seeding:
+        lines += [f"Seeding ({seeding['at']}, niced; machine load average {seeding['load_average'][0]:.1f} "
+                  "at the end): "
+                  f"{seeding['results']:,} results inserted in {seeding['seed_s']:.0f} s (COPY); the full rebuild "
+                  f"of the boards wrote {seeding['entries']:,} entries in {seeding['rebuild_s']:.0f} s; ANALYZE (this "
+                  f"server runs without autovacuum) {seeding.get('analyze_s', 0):.0f} s."
+                  + "".join(f" CPU of the bench process, {what}: {seeding[k]:.0f} s." for k, what in
+                            (("seed_cpu_s", "seeding"), ("rebuild_cpu_s", "rebuild")) if k in seeding)
+                  + (f" {seeding['note']}" if seeding.get("note") else ""), ""]
+    else:
+        lines += ["Seeding: no figures recorded for this database.", ""]
+    cold = s["after_a_result_landed"]
+    lines += [
         f"**Worst of the board views: page p50 {s['page_p50_ms']:.1f} ms, p95 {s['page_p95_ms']:.1f} ms "
         f"(target ≤ {s['targets']['page_p95_ms']}); API p50 {s['api_p50_ms']:.1f} ms, p95 {s['api_p95_ms']:.1f} ms "
-        f"(target ≤ {s['targets']['api_p95_ms']}).** Each worker keeps the decoded entries of the slices it read, "
-        "keyed by the board's version; a landing result moves the version, so the first read after it decodes the "
-        "stored entries again (the “first read after a result landed” rows).", "",
+        f"(target ≤ {s['targets']['api_p95_ms']}). First read after a result landed: "
+        + "; ".join(f"{k.split(',')[0]} p50 {m['p50_ms']:.1f} ms, p95 {m['p95_ms']:.1f} ms" for k, m in cold.items())
+        + ".**", "",
+        "Each worker keeps the decoded entries of the slices it read; a stored entry never changes (a refresh "
+        "replaces the rows it rescored with new ones), so a read decodes only the entries it has not seen. "
+        "The “first read after a result landed” rows land a real result (`aggregates.result_landed` on a random "
+        "stored result of the measured board) right before each request: its submission's rows in the slices "
+        "holding that task are replaced, and the read decodes those.", "",
         "| request | p50 ms | p95 ms | mean ms | size KiB |", "| --- | ---: | ---: | ---: | ---: |",
     ]
     for label, m in r["latency"].items():
@@ -293,7 +391,7 @@ def markdown(r: dict) -> str:
                      f"{m['bytes'] / 1024:.0f} |")
     ld = r["load"]
     lines += ["", f"Sequential requests: {next(iter(r['latency'].values()))['n']} per URL after 10 warm-up requests "
-                  "(the “after a result landed” rows: fewer, each right after the boards' versions moved).", ""]
+                  "(the “after a result landed” rows: fewer, each right after a landing).", ""]
     if "error" in ld:
         lines.append(f"Load test: {ld['error']}")
     else:
@@ -303,12 +401,13 @@ def markdown(r: dict) -> str:
         for label in ("page: board", "api: board"):
             m = ld[label]
             lines.append(f"| {label} | {m['requests_per_s']} | {m['p50_ms']} | {m['p99_ms']} | {m['non_2xx']} |")
-    seeding = r["data"]["seeding"]
-    lines += ["", f"Keeping boards current: one result landing refreshes its submission's rows in "
-                  f"{r['refresh_per_result']['p50_ms']:.0f} ms (median of {r['refresh_per_result']['n']}, max "
-                  f"{r['refresh_per_result']['max_ms']:.0f} ms)"
-              + (f"; a full rebuild of {seeding['entries']} entries took {seeding['rebuild_s']:.0f} s." if seeding
-                 else "."), ""]
+    rc = r["refresh_per_result"]
+    la = r["load_average"]
+    lines += ["", f"Keeping boards current: one result landing refreshes its rows in {rc['p50_ms']:.0f} ms (median of "
+                  f"{rc['n']}, p95 {rc['p95_ms']:.0f} ms, max {rc['max_ms']:.0f} ms), rescoring only the slices "
+                  "that hold the landed task.", "",
+              f"Load average of the machine (1 min) before / after the measurement: {la['before'][0]:.1f} / "
+              f"{la['after'][0]:.1f}.", ""]
     return "\n".join(lines)
 
 

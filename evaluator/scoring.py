@@ -25,7 +25,7 @@ def _geomean(xs: Sequence[float]) -> float | None:
 
 def _task_view(t, baseline: str) -> tuple[bool, float | None]:
     """(correct, speedup vs ``baseline``) from a TaskResult or its JSON form."""
-    if isinstance(t, Mapping):
+    if type(t) is dict or isinstance(t, Mapping):  # the plain-dict test first: boards score millions of these
         return t.get("status") == "correct", t.get("speedup", {}).get(baseline)
     return t.status == "correct", t.speedup.get(baseline)
 

@@ -1,9 +1,11 @@
 """Keeping the precomputed boards current: ``result_landed`` is called for every stored result
 (``portal.evaluation.store``); ``rebuild`` recomputes everything (``manage.py rebuild_boards``).
 
-A refresh rescores one submission on one board and track for every precomputed slice with
-``ranking.entry_metrics`` — the ranking function's own scoring — and replaces its entries; a
-result that brings newer baseline timings also rescores the board's baseline rows.
+A refresh rescores one submission on one board and track with ``ranking.entry_metrics`` — the
+ranking function's own scoring — in the precomputed slices that hold the landed task (every
+slice for a submission's first result), and replaces those entries; a result that brings newer
+baseline timings also rescores the board's baseline rows of those slices. A rebuild reads each
+board's results in bulk and scores every row with the same functions.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.utils import timezone
 
 from leaderboard.models import BackendPeak, BaselineSample, Board, BoardEntry
 from leaderboard.ranking import BASELINES, TRACKS, baseline_records, baseline_samples, entry_metrics
-from leaderboard.slices import precomputed_tasks
+from leaderboard.slices import precomputed_tasks, slices_with
 
 log = logging.getLogger(__name__)
 
@@ -40,31 +42,53 @@ def submission_records(submission_id: int, board: Board, track: str) -> dict[str
             .values("workload", "status", "record__speedup", "roofline_fraction")}
 
 
-def score_submission(submission_id: int, board: Board, track: str, by_task: dict[str, dict]) -> list[BoardEntry]:
+def score_submission(submission_id: int, board: Board, track: str, by_task: dict[str, dict],
+                     only: frozenset[str] | None = None) -> list[BoardEntry]:
+    """The submission's rows of every precomputed slice (``only``: of the slices with these keys)."""
     now = timezone.now()
     out = []
     for sl, tasks in precomputed_tasks(track):
+        if only is not None and sl.key not in only:
+            continue
         metrics, hist = entry_metrics(by_task, tasks)
         out.append(BoardEntry(board=board, track=track, slice=sl.key, submission_id=submission_id,
                               metrics=metrics, histogram=hist, updated_at=now))
     return out
 
 
-def refresh_submission(submission_id: int, board: Board, track: str) -> None:
-    by_task = submission_records(submission_id, board, track)
-    entries = score_submission(submission_id, board, track, by_task) if by_task else []
+def _touched(stored: set[str], track: str, workload: str | None) -> frozenset[str] | None:
+    """Keys of the slices a result for ``workload`` can change, given the slices a row already
+    has there (``stored``); None (rescore every slice) unless the row is in every slice already."""
+    if workload is None or stored != {sl.key for sl, _ in precomputed_tasks(track)}:
+        return None
+    return slices_with(track).get(workload, frozenset())
+
+
+def refresh_submission(submission_id: int, board: Board, track: str, workload: str | None = None) -> None:
+    """Rescore the submission's rows on ``board`` and ``track``: every slice, or with ``workload``
+    (the task whose result landed) only the slices that hold that task — the others' scores
+    cannot have moved, and their stored rows (and each reader's decoded copy) stay as they are."""
+    entries = BoardEntry.objects.filter(board=board, track=track, submission_id=submission_id)
     with transaction.atomic():
         Board.objects.select_for_update().filter(pk=board.pk).first()  # one refresh of a board at a time
-        BoardEntry.objects.filter(board=board, track=track, submission_id=submission_id).delete()
-        BoardEntry.objects.bulk_create(entries)
+        # Read under the lock: a refresh that waited for another one sees that one's result too.
+        by_task = submission_records(submission_id, board, track)
+        only = _touched(set(entries.values_list("slice", flat=True)), track, workload) if by_task else None
+        if only is not None and not only:
+            return  # a task no precomputed slice holds (not served on this track)
+        (entries.filter(slice__in=only) if only is not None else entries).delete()
+        BoardEntry.objects.bulk_create(score_submission(submission_id, board, track, by_task, only) if by_task else [])
         _bump(board)
 
 
-def score_baselines(board: Board, samples: dict) -> list[BoardEntry]:
+def score_baselines(board: Board, samples: dict, only: dict[str, frozenset[str]] | None = None) -> list[BoardEntry]:
+    """The baseline rows of every precomputed slice (``only``: track → the slice keys to score)."""
     now = timezone.now()
     out = []
     for track in TRACKS:
         for sl, tasks in precomputed_tasks(track):
+            if only is not None and sl.key not in only[track]:
+                continue
             for name in BASELINES:
                 metrics, hist = entry_metrics(baseline_records(name, samples, tasks), tasks)
                 out.append(BoardEntry(board=board, track=track, slice=sl.key, baseline=name, metrics=metrics,
@@ -72,12 +96,23 @@ def score_baselines(board: Board, samples: dict) -> list[BoardEntry]:
     return out
 
 
-def refresh_baselines(board: Board) -> None:
-    entries = score_baselines(board, baseline_samples(board))
+def refresh_baselines(board: Board, workload: str | None = None) -> None:
+    """Rescore the baseline rows: every slice, or with ``workload`` (whose sample changed) only
+    the slices that hold it."""
+    rows = BoardEntry.objects.filter(board=board, submission__isnull=True)
     with transaction.atomic():
         Board.objects.select_for_update().filter(pk=board.pk).first()
-        BoardEntry.objects.filter(board=board, submission__isnull=True).delete()
-        BoardEntry.objects.bulk_create(entries)
+        stored = set(rows.values_list("track", "slice", "baseline"))
+        only = None
+        if workload is not None and stored == {(t, sl.key, b) for t in TRACKS for sl, _ in precomputed_tasks(t)
+                                               for b in BASELINES}:
+            only = {t: slices_with(t).get(workload, frozenset()) for t in TRACKS}
+        if only is None:
+            rows.delete()
+        else:
+            for t, keys in only.items():
+                rows.filter(track=t, slice__in=keys).delete()
+        BoardEntry.objects.bulk_create(score_baselines(board, baseline_samples(board), only))
         _bump(board)
 
 
@@ -111,8 +146,8 @@ def result_landed(result) -> None:
     baseline timings, the baseline rows."""
     board = board_for(result.backend, result.device)
     if note_sample(board, result):
-        refresh_baselines(board)
-    refresh_submission(result.submission_id, board, result.track)
+        refresh_baselines(board, result.workload)
+    refresh_submission(result.submission_id, board, result.track, result.workload)
 
 
 def record_peak(backend: str, device: str, peak: dict, *, replace: bool = False) -> BackendPeak:
@@ -126,8 +161,22 @@ def record_peak(backend: str, device: str, peak: dict, *, replace: bool = False)
     return p
 
 
+REBUILD_SUBMISSIONS_PER_READ = 50  # one query reads these submissions' results on a board (~65k rows at 647 tasks)
+REBUILD_ENTRIES_PER_WRITE = 5000
+
+
+def _sample_key(speedup: dict, at, result_id: int) -> tuple:
+    """What ``_better_sample`` compares, with the landing order (result id) breaking ties the way
+    landing the results one by one does: of equal runs, the later one is kept."""
+    return len(speedup), at, result_id
+
+
 def rebuild(stdout=None) -> dict:
-    """Recompute every board from the stored results (samples, baseline rows, submission rows)."""
+    """Recompute every board from the stored results (samples, baseline rows, submission rows).
+
+    Reads each board's results in bulk (a few submissions per query, only the columns scoring
+    needs) and scores every submission row with the same ``score_submission`` a landing result
+    calls, so a rebuild equals landing the same results one by one."""
     from portal.models import Result
 
     say = stdout.write if stdout else (lambda m: None)
@@ -135,34 +184,44 @@ def rebuild(stdout=None) -> dict:
     counts = {"boards": 0, "entries": 0}
     for backend, device in sorted(pairs):
         board = board_for(backend, device)
-        BaselineSample.objects.filter(board=board).delete()
-        best: dict[str, BaselineSample] = {}
-        for r in (Result.objects.filter(backend=backend, device=device, status="correct")
-                  .values("workload", "record__speedup", "roofline_fraction", "time_s", "created_at").iterator()):
-            speedup = _timed(r["record__speedup"])
-            if "tvm-default" in speedup and _better_sample(speedup, r["created_at"], best.get(r["workload"])):
-                best[r["workload"]] = BaselineSample(board=board, workload=r["workload"], speedup=speedup,
-                                                     roofline_fraction=r["roofline_fraction"],
-                                                     time_s=r["time_s"], measured_at=r["created_at"])
-        BaselineSample.objects.bulk_create(best.values())
-        groups = sorted(Result.objects.filter(backend=backend, device=device).order_by()
-                        .values_list("submission_id", "track").distinct())
+        on_board = Result.objects.filter(backend=backend, device=device).order_by()
+        sids = sorted(set(on_board.values_list("submission_id", flat=True)))
+        best: dict[str, tuple[tuple, BaselineSample]] = {}
+        groups = 0
         # One transaction per board: readers see the old rows until the new ones are all in.
         with transaction.atomic():
+            BaselineSample.objects.filter(board=board).delete()
             BoardEntry.objects.filter(board=board).delete()
-            entries = score_baselines(board, baseline_samples(board))
-            for sid, track in groups:
-                entries += score_submission(sid, board, track, submission_records(sid, board, track))
-                if len(entries) >= 5000:
+            entries: list[BoardEntry] = []
+            for i in range(0, len(sids), REBUILD_SUBMISSIONS_PER_READ):
+                by_group: dict[tuple[int, str], dict[str, dict]] = {}
+                for rid, sid, track, workload, status, speedup, roof, time_s, at in (
+                        on_board.filter(submission_id__in=sids[i:i + REBUILD_SUBMISSIONS_PER_READ])
+                        .values_list("id", "submission_id", "track", "workload", "status", "record__speedup",
+                                     "roofline_fraction", "time_s", "created_at")):
+                    by_group.setdefault((sid, track), {})[workload] = {
+                        "status": status, "speedup": speedup or {}, "roofline_fraction": roof}
+                    timed = _timed(speedup)
+                    if status == "correct" and "tvm-default" in timed:
+                        key = _sample_key(timed, at, rid)
+                        if workload not in best or key >= best[workload][0]:
+                            best[workload] = (key, BaselineSample(
+                                board=board, workload=workload, speedup=timed, roofline_fraction=roof,
+                                time_s=time_s, measured_at=at))
+                for sid, track in sorted(by_group):
+                    entries += score_submission(sid, board, track, by_group[(sid, track)])
+                groups += len(by_group)
+                if len(entries) >= REBUILD_ENTRIES_PER_WRITE:
                     BoardEntry.objects.bulk_create(entries, batch_size=1000)
                     counts["entries"] += len(entries)
                     entries = []
+            BaselineSample.objects.bulk_create([s for _, s in best.values()], batch_size=1000)
+            entries += score_baselines(board, baseline_samples(board))
             BoardEntry.objects.bulk_create(entries, batch_size=1000)
             counts["entries"] += len(entries)
             _bump(board)
         counts["boards"] += 1
-        say(f"{board}: {len(groups)} submission rows rebuilt")
+        say(f"{board}: {groups} submission rows rebuilt")
     # Boards with no result any more keep no entries.
     BoardEntry.objects.exclude(board__in=[board_for(b, d) for b, d in pairs]).delete()
     return counts
-

@@ -71,8 +71,9 @@ def entry_metrics(by_task: dict[str, dict], tasks) -> tuple[dict, dict]:
         "baselines": {b: scoring.summarize(records, baseline=b) for b in BASELINES},
         "domains": {},
     }
-    for d in sorted({d for w in tasks for d in w.domains}):
-        sub = [r for r, w in zip(records, tasks) if d in w.domains]
+    task_domains = [w.domains for w in tasks]  # a computed property: read once per task
+    for d in sorted({d for ds in task_domains for d in ds}):
+        sub = [r for r, ds in zip(records, task_domains) if d in ds]
         summaries = {b: scoring.summarize(sub, baseline=b) for b in BASELINES}
         metrics["domains"][d] = {
             "tasks": len(sub), "correct": summaries[BASELINES[0]]["correct"],
@@ -281,62 +282,79 @@ def ranked_filter(track: str, prefix: str = "submission__") -> Q:
     return q
 
 
-# Decoded entry metrics of recently read slices, per process: (board, its version, track, slice)
-# → {entry id: (metrics, histogram)}. A refresh bumps the board's version (and replaces the
-# entries), so a cached slice is never stale; which submissions rank is read from the database on
-# every request, so publishing or finishing one shows at once.
-_METRICS: OrderedDict = OrderedDict()
-_METRICS_LOCK = threading.Lock()
-METRICS_CACHE_SLICES = 64
+# Decoded stored entries of recently read slices, per process: (board, track, slice) → {entry id:
+# (its updated_at, metrics, histogram)}. A stored entry never changes: a refresh deletes the rows
+# it rescored and stores new ones (new ids), so a reader decodes only the entries it has not seen
+# — after a result lands, the one new row of the touched submission (and the baseline rows, when
+# they moved), not the whole slice again. Which entries a slice has and which submissions rank is
+# read from the database on every request, so nothing stale is shown; the updated_at check
+# catches an id used again after the table was emptied.
+_DECODED: OrderedDict = OrderedDict()
+_DECODED_LOCK = threading.Lock()
+DECODED_CACHE_SLICES = 64
+ENTRY_READ_ATTEMPTS = 3  # a refresh may replace rows between the two reads: read again, this often
 
 
-def _slice_metrics(board_obj, track: str, key: str, need: set[int], field: str = "metrics") -> dict[int, dict]:
-    """{entry id: its ``field``} ("metrics" or "histogram") for one slice, decoded once per
-    board version."""
+def _decoded(board_obj, track: str, key: str, rows: list[dict]) -> dict[int, tuple] | None:
+    """{entry id: (updated_at, metrics, histogram)} for ``rows`` of one slice, decoding only the
+    entries this process has not read before; None if one of them is gone (replaced meanwhile)."""
     from leaderboard.models import BoardEntry
 
-    ck = (board_obj.pk, board_obj.version, board_obj.updated_at, track, key, field)
-    with _METRICS_LOCK:
-        hit = _METRICS.get(ck)
-        if hit is not None:
-            _METRICS.move_to_end(ck)
-    if hit is None or not need <= hit.keys():  # a refresh landed between the two reads: read again
-        hit = dict(BoardEntry.objects.filter(board=board_obj, track=track, slice=key).values_list("id", field))
-        with _METRICS_LOCK:
-            _METRICS[ck] = hit
-            while len(_METRICS) > METRICS_CACHE_SLICES:
-                _METRICS.popitem(last=False)
-    return hit
+    ck = (board_obj.pk, track, key)
+    with _DECODED_LOCK:
+        cached = _DECODED.get(ck) or {}
+        if ck in _DECODED:
+            _DECODED.move_to_end(ck)
+    missing = [r["id"] for r in rows if (c := cached.get(r["id"])) is None or c[0] != r["updated_at"]]
+    fresh = {i: (at, m, h) for i, at, m, h in BoardEntry.objects.filter(id__in=missing)
+             .values_list("id", "updated_at", "metrics", "histogram")} if missing else {}
+    out = {}
+    for r in rows:
+        hit = fresh.get(r["id"]) or cached.get(r["id"])
+        if hit is None or hit[0] != r["updated_at"]:
+            return None
+        out[r["id"]] = hit
+    with _DECODED_LOCK:  # what the slice holds now; rows gone from it are dropped
+        _DECODED[ck] = out
+        _DECODED.move_to_end(ck)
+        while len(_DECODED) > DECODED_CACHE_SLICES:
+            _DECODED.popitem(last=False)
+    return out
 
 
 def _stored_entries(board_obj, q: BoardQuery, with_histogram: bool) -> list[dict]:
     from leaderboard.models import BoardEntry
 
-    rows = list(BoardEntry.objects.filter(board=board_obj, track=q.track, slice=q.slice.key)
-                .filter(Q(submission__isnull=True) | ranked_filter(q.track))
-                .values("id", "submission_id", "baseline", "submission__name", "submission__owner__username",
-                        "submission__created_at", "submission__verification"))
-    ids = {r["id"] for r in rows}
-    metrics = _slice_metrics(board_obj, q.track, q.slice.key, ids)
-    hists = _slice_metrics(board_obj, q.track, q.slice.key, ids, "histogram") if with_histogram else {}
+    for _ in range(ENTRY_READ_ATTEMPTS):
+        rows = list(BoardEntry.objects.filter(board=board_obj, track=q.track, slice=q.slice.key)
+                    .filter(Q(submission__isnull=True) | ranked_filter(q.track))
+                    .values("id", "updated_at", "submission_id", "baseline", "submission__name",
+                            "submission__owner__username", "submission__created_at", "submission__verification"))
+        decoded = _decoded(board_obj, q.track, q.slice.key, rows)
+        if decoded is not None:
+            break
+    else:
+        raise RuntimeError(f"{board_obj} [{q.slice.key or 'all'}] kept changing while being read")
     for r in rows:
-        r["metrics"], r["histogram"] = metrics[r["id"]], hists.get(r["id"])
+        _, r["metrics"], hist = decoded[r["id"]]
+        r["histogram"] = hist if with_histogram else None
     return rows
 
 
+_MEASURED: dict[int, tuple] = {}  # board → (its version, updated_at, baselines measured)
+
+
 def _measured_anywhere(board_obj) -> set[str]:
-    """Baselines some run on this board timed (cached per board version like the entries)."""
+    """Baselines some run on this board timed (cached per board version)."""
     from leaderboard.models import BaselineSample
 
-    ck = (board_obj.pk, board_obj.version, board_obj.updated_at, "measured")
-    with _METRICS_LOCK:
-        hit = _METRICS.get(ck)
-    if hit is None:
-        hit = {name for name in BASELINES[1:]
-               if BaselineSample.objects.filter(board=board_obj, speedup__has_key=name).exists()}
-        with _METRICS_LOCK:
-            _METRICS[ck] = hit
-    return hit
+    stamp = (board_obj.version, board_obj.updated_at)
+    hit = _MEASURED.get(board_obj.pk)
+    if hit is None or hit[:2] != stamp:
+        hit = (*stamp, {name for name in BASELINES[1:]
+                        if BaselineSample.objects.filter(board=board_obj, speedup__has_key=name).exists()})
+        _MEASURED[board_obj.pk] = hit
+    return hit[2]
 
 
 def _computed_entries(board_obj, q: BoardQuery, with_histogram: bool) -> list[dict]:
@@ -384,9 +402,11 @@ def _rank_key(r: Row, fast_key: str):
         x = s.get(k)
         return -x if x is not None else math.inf
 
-    # ties: baselines first, then whoever got there first
-    return (v(fast_key), v("correct@1"), v("geomean_deployable"), r.kind != "baseline", r.created_at or "",
-            r.submission_id or 0)
+    # ties: baselines first (in BASELINES order, not in whatever order the database returned
+    # their rows), then whoever got there first
+    baseline_order = BASELINES.index(r.name) if r.kind == "baseline" and r.name in BASELINES else 0
+    return (v(fast_key), v("correct@1"), v("geomean_deployable"), r.kind != "baseline", baseline_order,
+            r.created_at or "", r.submission_id or 0)
 
 
 def _sort_value(r: Row, sort: str, fast_key: str):

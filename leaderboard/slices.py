@@ -85,8 +85,18 @@ def precomputed_slices(track: str = "public") -> list[Slice]:
     return [s for s in out if any(s.matches(w) for w in tasks)]
 
 
-
 @functools.cache
 def precomputed_tasks(track: str = "public") -> tuple[tuple[Slice, tuple], ...]:
     """(slice, its tasks) for every precomputed slice: what a refresh scores."""
     return tuple((s, tuple(s.tasks(track))) for s in precomputed_slices(track))
+
+
+@functools.cache
+def slices_with(track: str = "public") -> dict[str, frozenset[str]]:
+    """Workload id → the keys of the precomputed slices holding it: what a result for that
+    task can change."""
+    out: dict[str, set[str]] = {}
+    for s, tasks in precomputed_tasks(track):
+        for w in tasks:
+            out.setdefault(w.id, set()).add(s.key)
+    return {k: frozenset(v) for k, v in out.items()}

@@ -122,6 +122,95 @@ def test_rebuild_command_and_a_board_without_results():
     assert [x.name for x in board("opencl").rows if x.kind == "submission"] == ["elsewhere"]
 
 
+def _stored_boards() -> tuple[dict, dict]:
+    """Every stored entry's numbers and every baseline sample, keyed by what identifies them."""
+    from leaderboard.models import BaselineSample, BoardEntry
+
+    entries = {(e.board.backend, e.track, e.slice, e.submission_id, e.baseline): (e.metrics, e.histogram)
+               for e in BoardEntry.objects.select_related("board")}
+    samples = {(s.board.backend, s.workload): (s.speedup, s.roofline_fraction, s.time_s, s.measured_at)
+               for s in BaselineSample.objects.select_related("board")}
+    return entries, samples
+
+
+def test_a_rebuild_equals_landing_the_same_results_one_by_one():
+    """The bulk rebuild (results read a board at a time) and the refresh a landing result does
+    (only the slices holding its task) give the same entries and samples, to the last bit."""
+    from leaderboard import aggregates, demo_data
+    from leaderboard.models import BoardEntry
+    from portal.models import Result
+
+    spec = next(s for s in demo_data.DEMO_BOARDS if s.backend == BACKEND)
+    demo_data.insert(3, [spec], seed=5, verified_every=2)  # 2 of 3 verified: public and verified runs tie
+    results = list(Result.objects.order_by("id"))
+    assert {r.track for r in results} == {"public", "verified"} and BoardEntry.objects.count() == 0
+    for r in results:  # in the order they were stored, as the workers land them
+        aggregates.result_landed(r)
+    landed = _stored_boards()
+    assert len(landed[0]) > 3 * 58 and landed[1]
+    BoardEntry.objects.all().delete()
+    aggregates.rebuild()
+    assert _stored_boards() == landed
+
+
+def test_a_landing_replaces_only_the_rows_of_slices_holding_its_task():
+    """What keeps a landing cheap for writers and readers: the other slices' rows stay as stored."""
+    from evaluator.records import TaskResult, Timing
+    from leaderboard.models import BoardEntry
+    from leaderboard.slices import slices_with
+    from portal.evaluation import store
+
+    seeded = seed_leaderboard()
+    beta = seeded.subs["beta"]
+    before = dict(BoardEntry.objects.filter(submission=beta, track="public").values_list("slice", "id"))
+    w = [w for w in track_tasks("public") if w.id not in seeded.outcomes["beta"]][0]
+    t = Timing(1e-3, 1e-3, 1e-3, 1e-3, 0.001, 10, 10)
+    assert store(beta, TaskResult(w.id, BACKEND, "correct", times={"candidate": t, "tvm-default": t},
+                                  speedup={"tvm-default": 3.0}, level=w.level, family=w.family,
+                                  domains=list(w.domains)))
+    after = dict(BoardEntry.objects.filter(submission=beta, track="public").values_list("slice", "id"))
+    assert after.keys() == before.keys()
+    changed = {k for k in after if after[k] != before[k]}
+    assert changed == slices_with("public")[w.id] and "" in changed and len(changed) < len(after)
+
+
+def test_a_read_after_a_landing_decodes_only_the_replaced_rows():
+    """Each process keeps the decoded entries it read; after a landing it fetches only the new
+    rows of the slice it reads, and shows the new numbers."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leaderboard.models import BoardEntry
+    from leaderboard.ranking import board
+    from portal.evaluation import store
+    from evaluator.records import TaskResult, Timing
+
+    seeded = seed_leaderboard()
+    beta = seeded.subs["beta"]
+    board(BACKEND)  # decodes the whole board once
+
+    def slice_ids():
+        return set(BoardEntry.objects.filter(track="public", slice="").values_list("id", flat=True))
+
+    before = slice_ids()
+    w = [w for w in track_tasks("public") if w.id not in seeded.outcomes["beta"]][0]
+    t = Timing(1e-3, 1e-3, 1e-3, 1e-3, 0.001, 10, 10)
+    assert store(beta, TaskResult(w.id, BACKEND, "correct", times={"candidate": t, "tvm-default": t},
+                                  speedup={"tvm-default": 3.0}, level=w.level, family=w.family,
+                                  domains=list(w.domains)))
+    # beta's row, and the baseline rows: its result is the task's newest baseline sample
+    replaced = slice_ids() - before
+    assert BoardEntry.objects.get(submission=beta, track="public", slice="").pk in replaced
+    assert len(replaced) == 4 < len(before)
+    with CaptureQueriesContext(connection) as ctx:
+        rows = board(BACKEND).rows
+    decoding = [q["sql"] for q in ctx.captured_queries if '"metrics"' in q["sql"]]
+    assert len(decoding) == 1
+    assert {int(i) for i in re.search(r'"id" IN \(([^)]*)\)', decoding[0])[1].split(",")} == replaced
+    assert _numbers(rows) == _numbers(board(BACKEND, from_results=True).rows)
+    assert {x.name: x for x in rows}["beta"].summary["correct"] == seeded.n_beta_correct + 1
+
+
 # ----------------------------------------------------------------------------- filters and choices
 
 
