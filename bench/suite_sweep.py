@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evaluator import records, suite  # noqa: E402
+from evaluator import records, scoring, suite  # noqa: E402
 from evaluator.examples import default_entry  # noqa: E402
 from evaluator.formats.bundle import Bundle, Entry  # noqa: E402
 from evaluator.harness.protocol import Protocol  # noqa: E402
@@ -128,7 +128,6 @@ def main() -> int:
         report = {"backend_info": pipe.info.to_json(), "machine": machine(), "protocol": pipe.protocol.to_json(),
                   "sandbox": pipe.sandbox.limits.to_json() if pipe.sandbox else None, "tvm": tvm.__version__}
     report["tasks"] = [tasks[w.id] for w in chosen if w.id in tasks]
-    from evaluator import scoring
     results = [records.TaskResult.from_json(t) for t in report["tasks"]]
     report["summary"] = scoring.breakdown(results)
     wall = sum(p["wall_s"] for p in parts)

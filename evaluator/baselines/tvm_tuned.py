@@ -203,7 +203,9 @@ def cpu_alloc_arguments(inputs, device, args_info, alloc_repeat: int):
         args = []
         for i, (kind, dtype, shape) in enumerate(args_info):
             if kind != "TENSOR":
-                raise NotImplementedError(f"argument kind {kind}")
+                # every suite kernel takes tensors only; a scalar parameter has no input to draw from
+                raise ValueError(f"kernel parameter {i} is a {kind}, not a tensor: tuning takes "
+                                 "kernels whose parameters are all tensors")
             shape = tuple(int(d) for d in shape)
             given = inputs[i] if inputs is not None and i < len(inputs) else None
             if given is not None and given.shape == shape and str(given.dtype) == dtype:
