@@ -110,6 +110,23 @@ def test_a_function_that_lowers_to_several_kernels_keeps_their_order_and_workspa
         assert all(g % lo == 0 for g, lo in zip(k["global"], k["local"]))
 
 
+def test_stages_tvm_names_alike_get_a_buffer_each_and_run_correct(tmp_path):
+    """A fire module's squeeze and two expand convolutions are all ``conv2d_nchw`` in the
+    lowered function; built straight from the schedule (as the cached baseline is, with no
+    TVMScript round trip to rename them) they shared one buffer and the process crashed."""
+    w = suite.get_workload("conv-block/fire-module@n1c256h13w13q48e192")
+    b = OpenCL()
+    b.build(b.default_module(w.canonical_module(), w), str(tmp_path / "fire.json"))
+    doc = json.loads((tmp_path / "fire.json").read_text())
+    names = [t["name"] for t in doc["workspace"]]
+    assert len(names) == 3 == len(set(names))
+    assert sorted(t["shape"] for t in doc["workspace"]) == [[8112], [32448], [32448]]
+    arrays = generate(w, 1)
+    outs = [b.tensor(np.full(t.shape, np.nan, t.dtype)) for t in w.outputs]
+    got = b.load(str(tmp_path / "fire.json"), graph=False)([b.tensor(a) for a in arrays], outs)
+    np.testing.assert_allclose(got[0].numpy(), w.reference(arrays)[0], rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("layers, problem", [
     ({}, "nothing runs on the OpenCL device"),
     # only the output block bound: the reductions feeding it would stay on the host

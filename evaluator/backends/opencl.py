@@ -94,8 +94,11 @@ class OpenCL(Backend):
     def default_signature(self, canonical, workload=None):
         from evaluator.baselines import dlight_default
 
-        # the artifact's format too: a cached baseline in an older one must not be loaded
-        return {**dlight_default.signature(workload), "artifact": [ocl.FORMAT, ocl.VERSION]}
+        # the artifact's format too: a cached baseline in an older one must not be loaded; and
+        # how intermediate buffers are named (before, a fire module's three same-named stages
+        # shared one buffer in a baseline built without a TVMScript round trip)
+        return {**dlight_default.signature(workload), "artifact": [ocl.FORMAT, ocl.VERSION],
+                "intermediate buffers": "one per allocation"}
 
     def default_layers(self, sch, func_name: str = "main") -> dict:
         # A model-graph function a trace does not name gets dlight, which is no list of
@@ -215,10 +218,12 @@ def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered
         params = [{"name": p.name, "shape": [_const(d, f"the size of {p.name!r}") for d in p.shape],
                    "dtype": str(p.dtype)} for p in func.params]
         try:
-            calls, workspace = _host_launches(host[name])
+            calls, allocated = _host_launches(host[name], {p["name"] for p in params})
         except ValueError as e:
             raise ValueError(f"{where(name)}{e}") from None
-        known = {p["name"] for p in params} | {w["name"] for w in workspace}
+        known = {p["name"] for p in params}
+        buffers = [(w["buffer"], w["name"]) for w in allocated]
+        workspace = [{k: v for k, v in w.items() if k != "buffer"} for w in allocated]
         # a tensor's element offset (TOPI's extern ops declare one) is 0: the run half always
         # passes whole buffers
         offsets = [p.elem_offset for p in func.params if isinstance(p.elem_offset, tvm.tirx.Var)]
@@ -228,7 +233,7 @@ def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered
             if len(kernel_params) != len(args):
                 raise ValueError(f"kernel {kname}: {len(args)} arguments for {len(kernel_params)} parameters")
             kernels.append({"name": kname,
-                            "args": [_kernel_arg(kname, p, a, known, offsets)
+                            "args": [_kernel_arg(kname, p, a, known, offsets, buffers)
                                      for p, a in zip(kernel_params, args)],
                             **_launch_sizes(kname, launch_params, extents)})
         out[name] = _Lowered(params, workspace, kernels)
@@ -298,8 +303,13 @@ _NOT_BOUND = ("part of the computation is not bound to OpenCL work-items and wou
               "threadIdx.* (schedule primitive 'bind')")
 
 
-def _host_launches(host_func):
+def _host_launches(host_func, taken: set[str] = frozenset()):
     """The host function's kernel launches in order, and the global buffers it allocates.
+
+    Each allocated buffer gets a name of its own (not in ``taken``): TVM names the stages of
+    one compute alike (a fire module's three convolutions are all ``conv2d_nchw``), so its
+    entry carries the buffer itself, which kernel arguments (``buffer_data(buffer)``) are
+    matched against.
 
     A host loop with constant bounds around launches (TOPI's GPU sorts run one merge pass per
     iteration) is unrolled here: each iteration's launch sizes and scalar arguments are its
@@ -312,6 +322,7 @@ def _host_launches(host_func):
 
     calls, workspace = [], []
     launches = [0]
+    names = set(taken)
 
     def value(expr, env):
         if not env or not isinstance(expr, tvm.ir.expr.Expr):
@@ -338,8 +349,9 @@ def _host_launches(host_func):
                 b = node.buffer
                 if b.scope() not in ("global", ""):
                     raise ValueError(f"the host part allocates {b.name!r} in scope {b.scope()!r}")
-                if all(w["name"] != b.name for w in workspace):
-                    workspace.append({"name": b.name, "shape": [_const(d, f"the size of {b.name!r}") for d in b.shape],
+                if not any(w["buffer"].same_as(b) for w in workspace):
+                    workspace.append({"name": _fresh(b.name, names), "buffer": b,
+                                      "shape": [_const(d, f"the size of {b.name!r}") for d in b.shape],
                                       "dtype": str(b.dtype)})
             elif isinstance(node, tirx.BufferStore):
                 raise ValueError(_NOT_BOUND)
@@ -375,11 +387,14 @@ def _const(expr, what: str) -> int:
     raise ValueError(f"{what} is not a constant ({expr}); the opencl backend needs static shapes")
 
 
-def _kernel_arg(kernel: str, param, arg, known: set[str], offsets=()) -> dict:
-    """A device kernel parameter → a buffer named as the workload's tensor, or a constant.
+def _kernel_arg(kernel: str, param, arg, known: set[str], offsets=(), allocated=()) -> dict:
+    """A device kernel parameter → a buffer named as the workload's tensor, an intermediate
+    buffer, or a constant.
 
-    Parameters are mapped by name, not position: the device kernel's parameter order is not the
-    PrimFunc's, and its names are the buffers' own (``X`` → ``X_ptr``)."""
+    Workload tensors are mapped by name, not position: the device kernel's parameter order is
+    not the PrimFunc's, and its names are the buffers' own (``X`` → ``X_ptr``). Intermediate
+    buffers are matched by identity (``allocated``: (buffer, name) pairs), since several may
+    share a name."""
     import tvm
     from tvm import tirx
 
@@ -390,6 +405,9 @@ def _kernel_arg(kernel: str, param, arg, known: set[str], offsets=()) -> dict:
         return {"scalar": 0, "dtype": str(param.ty)}
     names = [param.name.removesuffix("_ptr")]
     if isinstance(arg, tvm.ir.Call) and arg.args:  # tirx.buffer_data(buffer)
+        for buffer, name in allocated:
+            if buffer.same_as(arg.args[0]):
+                return {"buffer": name}
         names.append(getattr(arg.args[0], "name", ""))
     for n in names:
         if n in known:
