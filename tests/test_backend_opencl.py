@@ -3,6 +3,7 @@ real sandbox: TVM-generated OpenCL C from dlight and from layered traces with ``
 errors a GPU-style schedule can make, model graphs (L3) as launch plans, and the run half's
 tensors, timer and artifact checks."""
 
+import base64
 import dataclasses
 import json
 import os
@@ -200,12 +201,28 @@ def test_a_graph_with_tuples_and_a_tensor_passed_twice_runs_correct(tmp_path):
     (lambda bb, x: relax.op.add(x, x), False, "a call to relax.add"),  # no PrimFunc behind it
     (lambda bb, x: relax.op.call_dps_packed("ext_fn", [x], relax.TensorType((8,), "float32")), True,
      "a call to relax.call_dps_packed"),
-    (lambda bb, x: relax.op.add(x, relax.const(np.ones(8, np.float32))), True, "a constant tensor"),
+    # a constant as the model's output is no launch
+    (lambda bb, x: relax.const(np.ones(8, np.float32)), True, "returns its constant"),
 ])
 def test_what_a_launch_plan_cannot_hold_is_a_build_error_naming_it(body, legalize, problem):
     with pytest.raises(ValueError, match=problem) as e:
         OpenCL().build(_graph(body, legalize), "/dev/null")
-    assert "the opencl backend does not run" in str(e.value)
+    assert "the opencl backend" in str(e.value)
+
+
+def test_a_graph_constant_is_loaded_into_its_buffer(tmp_path):
+    """DLRM's index lists are constants of its Relax main: they travel in the artifact."""
+    c = np.arange(8, dtype=np.float32)[::-1].copy()
+    b = OpenCL()
+    b.build(_graph(lambda bb, x: relax.op.multiply(x, relax.const(c))), str(tmp_path / "plan.json"))
+    doc = json.loads((tmp_path / "plan.json").read_text())
+    [const] = [t for t in doc["workspace"] if "data" in t]
+    assert np.array_equal(np.frombuffer(base64.b64decode(const["data"]), np.float32), c)
+    x = np.random.default_rng(0).standard_normal(8).astype(np.float32)
+    kernel = b.load(str(tmp_path / "plan.json"), graph=True)
+    for _ in range(2):  # the constant survives a call
+        [out] = kernel([b.tensor(x)], [b.tensor(np.full(8, np.nan, np.float32))])
+        np.testing.assert_array_equal(out.numpy(), x * c)
 
 
 def test_a_graph_function_a_trace_leaves_partly_unbound_is_named_in_the_error():
@@ -387,6 +404,13 @@ def test_a_device_clock_that_outruns_the_host_clock_is_refused(monkeypatch):
     (lambda d: d["kernels"][0]["args"].append({"buffer": "elsewhere"}), "neither a known buffer"),
     (lambda d: d["kernels"][0].update({"local": [512, 2]}), "differ in rank"),
     (lambda d: d.update({"format": "something-else"}), "not an opencl artifact"),
+    (lambda d: d["workspace"].append({"name": "c", "shape": [4], "dtype": "int32", "data": "@@"}),
+     "not valid base64"),
+    (lambda d: d["workspace"].append({"name": "c", "shape": [4], "dtype": "int32",
+                                      "data": base64.b64encode(bytes(12)).decode()}), "holds 12 bytes"),
+    (lambda d: d["workspace"].append({"name": "c", "shape": [5 << 18], "dtype": "int32",
+                                      "data": base64.b64encode(bytes(5 << 20)).decode()}),
+     "bytes of constant tensors"),
 ])
 def test_a_tampered_artifact_is_refused(change, problem):
     w = suite.get_workload("activation/relu@m128n768")

@@ -21,6 +21,7 @@ is reported as the entry's build error.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from dataclasses import dataclass, field
@@ -444,6 +445,7 @@ class _Plan:
     outputs: list[str]  # what main returns, in order
     tensors: dict[str, dict] = field(default_factory=dict)  # every graph tensor by name
     calls: list[_Call] = field(default_factory=list)
+    constants: set[str] = field(default_factory=set)  # tensors whose ``data`` the artifact carries
 
 
 def _graph_artifact(mod, target: dict) -> dict:
@@ -522,6 +524,13 @@ def _graph_plan(main) -> _Plan:
             if not isinstance(whole, tuple):
                 raise ValueError(f"item {expr.index} is taken of a tensor, not of a tuple")
             return whole[expr.index]
+        if isinstance(expr, tvm.ir.Constant):
+            # a constant tensor (an index list, a mask) is a workspace buffer loaded with its data
+            name = tensor(hint if hint != "t" else "const", expr.ty, "a constant tensor")
+            data = np.ascontiguousarray(expr.value.numpy())
+            plan.tensors[name]["data"] = base64.b64encode(data.astype(data.dtype.newbyteorder("<"))).decode()
+            plan.constants.add(name)
+            return name
         if isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == "relax.call_tir":
             func = expr.args[0].name_hint
             if len(expr.args) > 2:
@@ -558,8 +567,9 @@ def _graph_plan(main) -> _Plan:
                          "flat tuple")
     inputs = {t["name"] for t in plan.inputs}
     for o in outputs:
-        if o in inputs:
-            raise ValueError(f"the model returns its input {o!r} unchanged; the opencl backend needs every "
+        if o in inputs or o in plan.constants:
+            what = "input" if o in inputs else "constant"
+            raise ValueError(f"the model returns its {what} {o!r} unchanged; the opencl backend needs every "
                              "output written by a kernel")
     if len(set(outputs)) != len(outputs):
         raise ValueError("the model returns the same tensor twice")

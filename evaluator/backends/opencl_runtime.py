@@ -6,7 +6,7 @@ codegen or from a raw ``opencl-source`` entry) holding everything needed to laun
     {"format": "edgekernelbench/opencl-artifact", "version": 1,
      "source": "<OpenCL C>",
      "params": [{"name", "shape", "dtype"}, ...],      # the harness's inputs then outputs
-     "workspace": [{"name", "shape", "dtype"}, ...],   # intermediate global buffers
+     "workspace": [{"name", "shape", "dtype"[, "data"]}, ...],   # intermediate global buffers
      "kernels": [{"name", "args": [{"buffer": name} | {"scalar": v, "dtype": d}],
                   "global": [..], "local": [..] | null}, ...]}   # in launch order
 
@@ -20,13 +20,16 @@ end, instead of after every operation.
 
 A model graph (L3) is the same document: its kernels are the launch plan of every fused function
 in binding order, ``params`` are the graph's inputs (data, then weights) and outputs, and
-``workspace`` holds its intermediate tensors.
+``workspace`` holds its intermediate tensors. A constant tensor of the graph (an index list, say)
+is a workspace buffer with ``"data"``: its bytes, little-endian, in base64.
 
 The build step runs submitted code, so the artifact is checked like any other untrusted input.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import os
 import re
@@ -44,6 +47,7 @@ DEVICE_ENV = "EKB_OPENCL_DEVICE"  # substring of "platform: device" picking the 
 MAX_KERNELS = 512  # launches per call: a model graph's plan is one per fused kernel
 MAX_ARTIFACT_CHARS = 8_000_000
 MAX_WORKSPACE_BYTES = 1 << 30
+MAX_CONSTANT_BYTES = 4 << 20  # a graph's constant tensors, all together, inside the artifact
 MAX_WORK_ITEMS = 1 << 32  # per launch, all dimensions together
 MAX_LOG_CHARS = 3000
 # Short names for platforms whose official names are long; the identity stays unambiguous.
@@ -224,6 +228,23 @@ def _tensor_spec(t, what: str) -> dict:
     return {"name": t["name"], "shape": shape, "dtype": t["dtype"]}
 
 
+def _workspace_spec(t, what: str) -> dict:
+    spec = _tensor_spec(t, what)
+    if "data" in t:
+        if not isinstance(t["data"], str):
+            raise ValueError(f"{what} {spec['name']!r}: data must be base64 text")
+        try:
+            raw = base64.b64decode(t["data"], validate=True)
+        except binascii.Error:
+            raise ValueError(f"{what} {spec['name']!r}: data is not valid base64") from None
+        want = int(np.prod(spec["shape"], dtype=np.int64)) * np.dtype(spec["dtype"]).itemsize
+        if len(raw) != want:
+            raise ValueError(f"{what} {spec['name']!r}: data holds {len(raw)} bytes; "
+                             f"{spec['dtype']}{spec['shape']} is {want}")
+        spec["data"] = raw
+    return spec
+
+
 def parse_artifact(text: str) -> dict:
     if len(text) > MAX_ARTIFACT_CHARS:
         raise ValueError(f"the artifact has {len(text)} characters; the limit is {MAX_ARTIFACT_CHARS}")
@@ -246,10 +267,14 @@ def _program(doc: dict, params: list[dict], where: str) -> dict:
     """A source with its workspace and launches, checked against the artifact's limits."""
     if not isinstance(doc.get("source"), str):
         raise ValueError(f"{where}the artifact's source must be text")
-    workspace = [_tensor_spec(t, f"{where}workspace buffer") for t in doc.get("workspace", [])]
+    workspace = [_workspace_spec(t, f"{where}workspace buffer") for t in doc.get("workspace", [])]
     names = [t["name"] for t in params + workspace]
     if len(set(names)) != len(names):
         raise ValueError(f"{where}the artifact names a buffer twice")
+    constant = sum(len(t["data"]) for t in workspace if "data" in t)
+    if constant > MAX_CONSTANT_BYTES:
+        raise ValueError(f"{where}the artifact carries {constant} bytes of constant tensors; the limit is "
+                         f"{MAX_CONSTANT_BYTES}")
     space = sum(int(np.prod(t["shape"], dtype=np.int64)) * np.dtype(t["dtype"]).itemsize for t in workspace)
     if space > MAX_WORKSPACE_BYTES:
         raise ValueError(f"{where}the kernels need {space >> 20} MiB of workspace; the limit is "
@@ -323,6 +348,13 @@ class ClTensor:
         return self
 
 
+def _initial(t: dict) -> np.ndarray:
+    """A workspace buffer's contents when the artifact is loaded: its constant's, or zeros."""
+    if "data" in t:
+        return np.frombuffer(t["data"], np.dtype(t["dtype"]).newbyteorder("<")).astype(t["dtype"]).reshape(t["shape"])
+    return np.zeros(t["shape"], t["dtype"])
+
+
 class ClKernel(Kernel):
     """The artifact's kernels, launched in order on one in-order queue."""
 
@@ -347,7 +379,7 @@ class ClKernel(Kernel):
             check_local_size(rt, kernel, k["name"], k.get("local"))
             self.launches.append((kernel, k))
         # intermediate buffers live as long as the kernel; their contents never leave it
-        self.workspace = {t["name"]: ClTensor(rt, np.zeros(t["shape"], t["dtype"])) for t in program["workspace"]}
+        self.workspace = {t["name"]: ClTensor(rt, _initial(t)) for t in program["workspace"]}
         self.copies = {p["name"]: ClTensor(rt, np.zeros(p["shape"], np.float32))
                        for p in doc["params"] if p["name"] in self.widened}
         if self.widened:
