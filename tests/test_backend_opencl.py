@@ -285,6 +285,10 @@ def test_a_layered_trace_with_bind_runs_correct(pipeline):
     "index/sort@m64n1024",  # TOPI's GPU sort: a host loop of merge passes, unrolled into launches
     "signal/goertzel@f40n205",  # a resonant recurrence: its coefficients must be exact
     "elementwise/add@m128n768-f16",  # float16 on a device that may lack half arithmetic
+    "pool/adaptive-avg-pool2d@n1c256h13w13o6",  # windows of varying size: dlight's Fallback declines
+    "signal/zero-crossing-rate@f98n400",  # a reduction loop from 1: Fallback declines too
+    "transformer-block/qkv-projection@s197d192h3",  # dlight's Matmul leaves two epilogues reading a
+                                                    # buffer it removed: another rule takes it
 ])
 def test_the_tvm_default_entry_is_correct_where_dlight_alone_is_not_enough(pipeline, wid):
     w = suite.get_workload(wid)

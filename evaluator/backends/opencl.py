@@ -223,8 +223,8 @@ def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered
         except ValueError as e:
             raise ValueError(f"{where(name)}{e}") from None
         known = {p["name"] for p in params}
-        buffers = [(w["buffer"], w["name"]) for w in allocated]
-        workspace = [{k: v for k, v in w.items() if k != "buffer"} for w in allocated]
+        buffers = [(b, w["name"]) for w in allocated for b in w["buffers"]]
+        workspace = [{k: v for k, v in w.items() if k != "buffers"} for w in allocated]
         # a tensor's element offset (TOPI's extern ops declare one) is 0: the run half always
         # passes whole buffers
         offsets = [p.elem_offset for p in func.params if isinstance(p.elem_offset, tvm.tirx.Var)]
@@ -309,8 +309,8 @@ def _host_launches(host_func, taken: set[str] = frozenset()):
 
     Each allocated buffer gets a name of its own (not in ``taken``): TVM names the stages of
     one compute alike (a fire module's three convolutions are all ``conv2d_nchw``), so its
-    entry carries the buffer itself, which kernel arguments (``buffer_data(buffer)``) are
-    matched against.
+    entry carries the buffer and the views declared on its storage, which kernel arguments
+    (``buffer_data(buffer)``) are matched against.
 
     A host loop with constant bounds around launches (TOPI's GPU sorts run one merge pass per
     iteration) is unrolled here: each iteration's launch sizes and scalar arguments are its
@@ -350,10 +350,15 @@ def _host_launches(host_func, taken: set[str] = frozenset()):
                 b = node.buffer
                 if b.scope() not in ("global", ""):
                     raise ValueError(f"the host part allocates {b.name!r} in scope {b.scope()!r}")
-                if not any(w["buffer"].same_as(b) for w in workspace):
-                    workspace.append({"name": _fresh(b.name, names), "buffer": b,
+                if not any(_holds(w, b) for w in workspace):
+                    workspace.append({"name": _fresh(b.name, names), "buffers": [b],
                                       "shape": [_const(d, f"the size of {b.name!r}") for d in b.shape],
                                       "dtype": str(b.dtype)})
+            elif isinstance(node, tirx.DeclBuffer) and isinstance(node.data, tvm.ir.Call) and node.data.args:
+                # another view of an allocation (storage reuse declares one): the same buffer
+                for w in workspace:
+                    if _holds(w, node.data.args[0]):
+                        w["buffers"].append(node.buffer)
             elif isinstance(node, tirx.BufferStore):
                 raise ValueError(_NOT_BOUND)
             elif isinstance(node, tirx.While):
@@ -376,6 +381,10 @@ def _host_launches(host_func, taken: set[str] = frozenset()):
     if not calls:
         raise ValueError(_NOT_BOUND)
     return calls, workspace
+
+
+def _holds(entry: dict, buffer) -> bool:
+    return any(b.same_as(buffer) for b in entry["buffers"])
 
 
 def _const(expr, what: str) -> int:

@@ -13,7 +13,10 @@ to it as a single function allows:
   as Relax's sort/scan dispatch picks them, so the baseline is built from those;
 - opaque loop nests (TOPI's scans and recurrences, written with their own loops inside one
   block, already parallel over rows): each outermost parallel loop becomes work-groups of one
-  work-item (blockIdx.x), inner parallel loops run serially in them.
+  work-item (blockIdx.x), inner parallel loops run serially in them;
+- what ``Fallback`` declines (adaptive pooling's non-rectangular windows, a reduction loop that
+  starts at 1): each top-level block's leading spatial loops are bound to work-groups and
+  work-items, the reduction stays serial in each work-item.
 
 Unlike the CPU rule set (``tvm_default.py``) this is not written as a layered trace: dlight
 uses primitives a layered trace does not have, so its baseline is the scheduled module itself,
@@ -31,7 +34,9 @@ RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "RMS
 def signature(workload=None) -> dict:
     """What determines the schedule besides the workload, the target and the TVM version."""
     out = {"dlight": list(RULES), "a failing rule does not apply": True,
-           "opaque loop nests": "outer parallel loops -> blockIdx.x"}
+           "an ill-formed result does not apply": True,
+           "opaque loop nests": "outer parallel loops -> blockIdx.x",
+           "what Fallback declines": "leading spatial loops -> blockIdx.x, threadIdx.x (256)"}
     if workload is not None and gpu_compute(workload) is not None:
         out["built from"] = "TOPI's GPU kernel"
     return out
@@ -59,16 +64,28 @@ def gpu_module(workload, target: dict):
 class _Tolerant:
     """A dlight rule that raises on a compute it was not written for (some fused conv blocks
     trip Reduction's dataflow check) is treated as not applying, so the next rule — at the end
-    ``Fallback`` — schedules the function, as TVM intends for a compute no rule recognises."""
+    ``Fallback`` — schedules the function, as TVM intends for a compute no rule recognises.
+    So is one whose result is not well-formed TIR (Matmul with several epilogue blocks inlines
+    its output into the first and leaves the others reading a buffer that no longer exists)."""
 
     def __init__(self, rule):
         self.rule = rule
 
     def apply(self, func, target, tunable):
+        import tvm
+
         try:
-            return self.rule.apply(func, target, tunable)
+            out = self.rule.apply(func, target, tunable)
         except Exception:  # noqa: BLE001 - TVM raises its own error types here
             return None
+        for sch in out if isinstance(out, list) else [out] if out is not None else []:
+            try:
+                # TVMScript's parser checks well-formedness of scheduled TIR (TVM's verifier does
+                # not take blocks); the example bundle ships this text, so it must parse anyway
+                tvm.script.from_source(sch.mod.script())
+            except Exception:  # noqa: BLE001
+                return None
+        return out
 
 
 def schedule(mod, target: dict, workload=None):
@@ -87,7 +104,43 @@ def schedule(mod, target: dict, workload=None):
     for gv, f in list(out.functions.items()):
         if isinstance(f, tirx.PrimFunc) and _opaque(f):
             out.update_func(gv, bind_opaque(f))
+        elif isinstance(f, tirx.PrimFunc) and not _bound(f):
+            out.update_func(gv, bind_leading_spatial(f, target))
     return out
+
+
+def _bound(func) -> bool:
+    text = func.script()
+    return "T.thread_binding(" in text or "T.launch_thread(" in text
+
+
+def bind_leading_spatial(func, target: dict):
+    """What dlight's ``Fallback`` declines (a reduction over a non-rectangular window, as adaptive
+    pooling has; a reduction loop that does not start at 0): each top-level block's leading
+    spatial loops, fused, split into work-groups of up to 256 work-items and bound. Reductions
+    stay serial inside each work-item, as ``Fallback`` would leave them."""
+    import tvm
+    from tvm import s_tir
+
+    sch = s_tir.Schedule(tvm.IRModule({"main": func}))
+    threads = min(256, int(tvm.target.Target(target).attrs.get("max_num_threads", 256)))
+    for block in sch.get_child_blocks(sch.get_sblock("root")):
+        loops = sch.get_loops(block)
+        iters = sch.get(block).iter_vars
+        if len(loops) != len(iters):  # not one loop per block axis: leave it to the build's error
+            continue
+        spatial = 0
+        for iv in iters:
+            if iv.iter_type != 0:  # the first reduction axis ends the data-parallel prefix
+                break
+            spatial += 1
+        if spatial == 0:
+            continue
+        fused = sch.fuse(*loops[:spatial]) if spatial > 1 else loops[0]
+        outer, inner = sch.split(fused, factors=[None, threads])
+        sch.bind(outer, "blockIdx.x")
+        sch.bind(inner, "threadIdx.x")
+    return sch.mod["main"]
 
 
 _PARALLEL = re.compile(r"^(\s*)for (\w+) in T\.parallel\((.*)\):\s*$")

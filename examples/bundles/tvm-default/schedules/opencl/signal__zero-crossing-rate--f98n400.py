@@ -9,18 +9,23 @@ class Module:
         T.func_attr({"tirx.noalias": True})
         # with T.sblock("root"):
         T_crossings = T.sblock_alloc_buffer((98,))
-        for f in range(98):
-            for i in range(1, 400):
-                with T.sblock("T_crossings"):
-                    v_f, v_i = T.axis.remap("SR", [f, i])
-                    T.reads(X[v_f, v_i - 1:v_i - 1 + 2])
-                    T.writes(T_crossings[v_f])
-                    with T.init():
-                        T_crossings[v_f] = T.float32(0.0)
-                    T_crossings[v_f] = T_crossings[v_f] + T.if_then_else(X[v_f, v_i] * X[v_f, v_i - 1] < T.float32(0.0), T.float32(1.0), T.float32(0.0))
-        for f in range(98):
-            with T.sblock("T_zcr"):
-                v_f = T.axis.spatial(98, f)
-                T.reads(T_crossings[v_f])
-                T.writes(T_zcr[v_f])
-                T_zcr[v_f] = T_crossings[v_f] / T.float32(400.0)
+        for f_0 in T.thread_binding(1, thread="blockIdx.x"):
+            for f_1 in T.thread_binding(256, thread="threadIdx.x"):
+                for i in range(1, 400):
+                    with T.sblock("T_crossings"):
+                        v_f = T.axis.spatial(98, f_0 * 256 + f_1)
+                        v_i = T.axis.reduce((1, 400), i - 1 + 1)
+                        T.where(f_0 * 256 + f_1 < 98)
+                        T.reads(X[v_f, v_i - 1:v_i - 1 + 2])
+                        T.writes(T_crossings[v_f])
+                        with T.init():
+                            T_crossings[v_f] = T.float32(0.0)
+                        T_crossings[v_f] = T_crossings[v_f] + T.if_then_else(X[v_f, v_i] * X[v_f, v_i - 1] < T.float32(0.0), T.float32(1.0), T.float32(0.0))
+        for f_0 in T.thread_binding(1, thread="blockIdx.x"):
+            for f_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_zcr"):
+                    v_f = T.axis.spatial(98, f_0 * 256 + f_1)
+                    T.where(f_0 * 256 + f_1 < 98)
+                    T.reads(T_crossings[v_f])
+                    T.writes(T_zcr[v_f])
+                    T_zcr[v_f] = T_crossings[v_f] / T.float32(400.0)

@@ -8,77 +8,47 @@ class Module:
     def main(X: T.Buffer((128, 256), "float32"), W: T.Buffer((768, 256), "float32"), b: T.Buffer((768,), "float32"), T_q: T.Buffer((4, 128, 64), "float32"), T_k: T.Buffer((4, 128, 64), "float32"), T_v: T.Buffer((4, 128, 64), "float32")):
         T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
         # with T.sblock("root"):
-        T_matmul_reindex_local = T.sblock_alloc_buffer((1, 128, 768), scope="local")
-        X_reindex_shared = T.sblock_alloc_buffer((1, 128, 256), scope="shared")
-        W_reindex_shared = T.sblock_alloc_buffer((1, 768, 256), scope="shared")
-        for ax0_ax2_0_fused in T.thread_binding(24, thread="blockIdx.y"):
-            for ax1_0 in T.thread_binding(4, thread="blockIdx.x"):
-                for ax2_1 in T.thread_binding(1, thread="vthread.y"):
-                    for ax1_1 in T.thread_binding(1, thread="vthread.x"):
-                        for ax2_2 in T.thread_binding(8, thread="threadIdx.y"):
-                            for ax1_2 in T.thread_binding(8, thread="threadIdx.x", annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
-                                for ax1_3_init, ax2_3_0_init in T.grid(4, 4):
-                                    for ax2_3_1_init in T.vectorized(1):
-                                        with T.sblock("T_matmul_init"):
-                                            v0 = T.axis.spatial(1, 0)
-                                            v1 = T.axis.spatial(128, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3_init)
-                                            v2 = T.axis.spatial(768, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0_init + ax2_3_1_init)
-                                            T.reads()
-                                            T.writes(T_matmul_reindex_local[0, v1, v2])
-                                            T_matmul_reindex_local[0, v1, v2] = T.float32(0.0)
-                                for ax3_0 in range(32):
-                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
-                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
-                                            for ax0_ax1_ax2_fused_2 in range(4):
-                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
-                                                    with T.sblock("X_reindex_shared"):
-                                                        v0 = T.axis.spatial(1, 0)
-                                                        v1 = T.axis.spatial(128, ax1_0 * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
-                                                        v2 = T.axis.spatial(256, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
-                                                        T.reads(X[v1, v2])
-                                                        T.writes(X_reindex_shared[v0, v1, v2])
-                                                        X_reindex_shared[v0, v1, v2] = X[v1, v2]
-                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
-                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
-                                            for ax0_ax1_ax2_fused_2 in range(4):
-                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
-                                                    with T.sblock("W_reindex_shared"):
-                                                        v0 = T.axis.spatial(1, 0)
-                                                        v1 = T.axis.spatial(768, ax0_ax2_0_fused * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
-                                                        v2 = T.axis.spatial(256, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
-                                                        T.reads(W[v1, v2])
-                                                        T.writes(W_reindex_shared[v0, v1, v2])
-                                                        W_reindex_shared[v0, v1, v2] = W[v1, v2]
-                                    for ax3_1, ax1_3, ax2_3_0 in T.grid(8, 4, 4):
-                                        for ax2_3_1 in T.vectorized(1):
-                                            with T.sblock("T_matmul_update"):
-                                                v0 = T.axis.spatial(1, 0)
-                                                v1 = T.axis.spatial(128, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3)
-                                                v2 = T.axis.spatial(768, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0 + ax2_3_1)
-                                                v3 = T.axis.reduce(256, ax3_0 * 8 + ax3_1)
-                                                T.reads(T_matmul_reindex_local[0, v1, v2], X_reindex_shared[0, v1, v3], W_reindex_shared[0, v2, v3])
-                                                T.writes(T_matmul_reindex_local[0, v1, v2])
-                                                T_matmul_reindex_local[0, v1, v2] = T_matmul_reindex_local[0, v1, v2] + X_reindex_shared[0, v1, v3] * W_reindex_shared[0, v2, v3]
-                                for ax0, ax1, ax2_0 in T.grid(1, 4, 4):
-                                    for ax2_1_1 in T.vectorized(1):
-                                        with T.sblock("T_matmul_reindex_local"):
-                                            v0 = T.axis.spatial(1, ax0)
-                                            v1 = T.axis.spatial(128, ax1_0 * 32 + ax1_2 * 4 + ax1)
-                                            v2 = T.axis.spatial(768, ax0_ax2_0_fused * 32 + ax2_2 * 4 + ax2_0 + ax2_1_1)
-                                            T.where(ax0_ax2_0_fused * 32 + ax2_2 * 4 + ax2_0 + ax2_1_1 < 256)
-                                            T.reads(T_matmul_reindex_local[v0, v1, v2], b[v2 // 64 * 64 + v2 % 64])
-                                            T.writes(T_q[v2 // 64, v1, v2 % 64])
-                                            T_q[v2 // 64, v1, v2 % 64] = T_matmul_reindex_local[v0, v1, v2] + b[v2 // 64 * 64 + v2 % 64]
-        T_matmul_reindex = T.Buffer((1, 128, 768))
-        for a, i, c in T.grid(4, 128, 64):
-            with T.sblock("T_k"):
-                v_a, v_i, v_c = T.axis.remap("SSS", [a, i, c])
-                T.reads(T_matmul_reindex[0, v_i, v_a * 64 + v_c + 256], b[v_a * 64 + v_c + 256])
-                T.writes(T_k[v_a, v_i, v_c])
-                T_k[v_a, v_i, v_c] = T_matmul_reindex[0, v_i, v_a * 64 + v_c + 256] + b[v_a * 64 + v_c + 256]
-        for a, i, c in T.grid(4, 128, 64):
-            with T.sblock("T_v"):
-                v_a, v_i, v_c = T.axis.remap("SSS", [a, i, c])
-                T.reads(T_matmul_reindex[0, v_i, v_a * 64 + v_c + 512], b[v_a * 64 + v_c + 512])
-                T.writes(T_v[v_a, v_i, v_c])
-                T_v[v_a, v_i, v_c] = T_matmul_reindex[0, v_i, v_a * 64 + v_c + 512] + b[v_a * 64 + v_c + 512]
+        T_matmul = T.sblock_alloc_buffer((128, 768))
+        for ax0_ax1_fused_0 in T.thread_binding(384, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_matmul_init"):
+                    v0 = T.axis.spatial(128, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 768)
+                    v1 = T.axis.spatial(768, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 768)
+                    T.reads()
+                    T.writes(T_matmul[v0, v1])
+                    T_matmul[v0, v1] = T.float32(0.0)
+                for ax2 in range(256):
+                    with T.sblock("T_matmul_update"):
+                        v0 = T.axis.spatial(128, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 768)
+                        v1 = T.axis.spatial(768, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 768)
+                        v2 = T.axis.reduce(256, ax2)
+                        T.reads(T_matmul[v0, v1], X[v0, v2], W[v1, v2])
+                        T.writes(T_matmul[v0, v1])
+                        T_matmul[v0, v1] = T_matmul[v0, v1] + X[v0, v2] * W[v1, v2]
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(128, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_q"):
+                    v0 = T.axis.spatial(4, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 8192)
+                    v1 = T.axis.spatial(128, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 8192 // 64)
+                    v2 = T.axis.spatial(64, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 64)
+                    T.reads(T_matmul[v1, v0 * 64 + v2], b[v0 * 64 + v2])
+                    T.writes(T_q[v0, v1, v2])
+                    T_q[v0, v1, v2] = T_matmul[v1, v0 * 64 + v2] + b[v0 * 64 + v2]
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(128, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_k"):
+                    v0 = T.axis.spatial(4, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 8192)
+                    v1 = T.axis.spatial(128, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 8192 // 64)
+                    v2 = T.axis.spatial(64, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 64)
+                    T.reads(T_matmul[v1, v0 * 64 + v2 + 256], b[v0 * 64 + v2 + 256])
+                    T.writes(T_k[v0, v1, v2])
+                    T_k[v0, v1, v2] = T_matmul[v1, v0 * 64 + v2 + 256] + b[v0 * 64 + v2 + 256]
+        for ax0_ax1_ax2_fused_0 in T.thread_binding(128, thread="blockIdx.x"):
+            for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_v"):
+                    v0 = T.axis.spatial(4, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 8192)
+                    v1 = T.axis.spatial(128, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 8192 // 64)
+                    v2 = T.axis.spatial(64, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 64)
+                    T.reads(T_matmul[v1, v0 * 64 + v2 + 512], b[v0 * 64 + v2 + 512])
+                    T.writes(T_v[v0, v1, v2])
+                    T_v[v0, v1, v2] = T_matmul[v1, v0 * 64 + v2 + 512] + b[v0 * 64 + v2 + 512]
