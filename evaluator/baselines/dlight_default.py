@@ -34,7 +34,7 @@ RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "RMS
 def signature(workload=None) -> dict:
     """What determines the schedule besides the workload, the target and the TVM version."""
     out = {"dlight": list(RULES), "a failing rule does not apply": True,
-           "an ill-formed result does not apply": True,
+           "a result that does not parse back does not apply": True,
            "opaque loop nests": "outer parallel loops -> blockIdx.x",
            "what Fallback declines": "leading spatial loops -> blockIdx.x, threadIdx.x (256)"}
     if workload is not None and gpu_compute(workload) is not None:
