@@ -34,7 +34,7 @@ RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "RMS
 def signature(workload=None) -> dict:
     """What determines the schedule besides the workload, the target and the TVM version."""
     out = {"dlight": list(RULES), "a failing rule does not apply": True,
-           "a result that does not parse back does not apply": True,
+           "a Matmul result that does not parse back does not apply": True,
            "opaque loop nests": "outer parallel loops -> blockIdx.x",
            "what Fallback declines": "leading spatial loops -> blockIdx.x, threadIdx.x (256)"}
     if workload is not None and gpu_compute(workload) is not None:
@@ -65,11 +65,11 @@ class _Tolerant:
     """A dlight rule that raises on a compute it was not written for (some fused conv blocks
     trip Reduction's dataflow check) is treated as not applying, so the next rule — at the end
     ``Fallback`` — schedules the function, as TVM intends for a compute no rule recognises.
-    So is one whose result is not well-formed TIR (Matmul with several epilogue blocks inlines
+    So is a Matmul whose result is not well-formed TIR (with several epilogue blocks it inlines
     its output into the first and leaves the others reading a buffer that no longer exists)."""
 
-    def __init__(self, rule):
-        self.rule = rule
+    def __init__(self, rule, parse_back: bool = False):
+        self.rule, self.parse_back = rule, parse_back
 
     def apply(self, func, target, tunable):
         import tvm
@@ -78,6 +78,8 @@ class _Tolerant:
             out = self.rule.apply(func, target, tunable)
         except Exception:  # noqa: BLE001 - TVM raises its own error types here
             return None
+        if not self.parse_back:
+            return out
         for sch in out if isinstance(out, list) else [out] if out is not None else []:
             try:
                 # TVMScript's parser checks well-formedness of scheduled TIR (TVM's verifier does
@@ -100,7 +102,9 @@ def schedule(mod, target: dict, workload=None):
     # the pass updates the module it is given in place: never the caller's
     copy = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
     with tvm.target.Target(target):
-        out = dl.ApplyDefaultSchedule(*[_Tolerant(getattr(dl.gpu, rule)()) for rule in RULES])(copy)
+        # printing and parsing back costs ~0.3 s a function: only for the rule seen to need it
+        out = dl.ApplyDefaultSchedule(*[_Tolerant(getattr(dl.gpu, rule)(), parse_back=rule == "Matmul")
+                                        for rule in RULES])(copy)
     for gv, f in list(out.functions.items()):
         if isinstance(f, tirx.PrimFunc) and _opaque(f):
             out.update_func(gv, bind_opaque(f))
