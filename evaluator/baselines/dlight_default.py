@@ -106,15 +106,18 @@ def schedule(mod, target: dict, workload=None):
         out = dl.ApplyDefaultSchedule(*[_Tolerant(getattr(dl.gpu, rule)(), parse_back=rule == "Matmul")
                                         for rule in RULES])(copy)
     for gv, f in list(out.functions.items()):
-        if isinstance(f, tirx.PrimFunc) and _opaque(f):
+        if not isinstance(f, tirx.PrimFunc):
+            continue
+        text = f.script()
+        if _opaque(text):
             out.update_func(gv, bind_opaque(f))
-        elif isinstance(f, tirx.PrimFunc) and not _bound(f):
+        elif not _bound(text):
             out.update_func(gv, bind_leading_spatial(f, target))
     return out
 
 
-def _bound(func) -> bool:
-    text = func.script()
+def _bound(text: str) -> bool:
+    """Whether a function's TVMScript binds any loop to a thread."""
     return "T.thread_binding(" in text or "T.launch_thread(" in text
 
 
@@ -124,7 +127,7 @@ def bind_leading_spatial(func, target: dict):
     spatial loops, fused, split into work-groups of up to 256 work-items and bound. Reductions
     stay serial inside each work-item, as ``Fallback`` would leave them."""
     import tvm
-    from tvm import s_tir
+    from tvm import s_tir, tirx
 
     sch = s_tir.Schedule(tvm.IRModule({"main": func}))
     threads = min(256, int(tvm.target.Target(target).attrs.get("max_num_threads", 256)))
@@ -135,7 +138,7 @@ def bind_leading_spatial(func, target: dict):
             continue
         spatial = 0
         for iv in iters:
-            if iv.iter_type != 0:  # the first reduction axis ends the data-parallel prefix
+            if iv.iter_type != tirx.IterVar.DataPar:  # the first reduction axis ends the prefix
                 break
             spatial += 1
         if spatial == 0:
@@ -150,10 +153,10 @@ def bind_leading_spatial(func, target: dict):
 _PARALLEL = re.compile(r"^(\s*)for (\w+) in T\.parallel\((.*)\):\s*$")
 
 
-def _opaque(func) -> bool:
-    """An opaque loop nest nothing bound to threads: parallel loops written inside one block."""
-    text = func.script()
-    return "T.parallel(" in text and "T.thread_binding(" not in text and "T.launch_thread(" not in text
+def _opaque(text: str) -> bool:
+    """An opaque loop nest nothing bound to threads (a function's TVMScript): parallel loops
+    written inside one block."""
+    return "T.parallel(" in text and not _bound(text)
 
 
 def bind_opaque(func):
