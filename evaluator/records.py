@@ -15,7 +15,12 @@ WRONG_RESULT = "wrong_result"
 TIMEOUT = "timeout"
 CORRECT = "correct"
 MISSING = "missing"  # no entry for the task: counts as wrong, like the paper
-STATUSES = (CORRECT, WRONG_RESULT, COMPILE_ERROR, RUNTIME_ERROR, TIMEOUT, MISSING)
+# Correct outputs, but a number the harness cannot stand behind (clocks that disagree, work done
+# outside the timed window, a speed above the device's peak): kept as evidence with its reason,
+# never ranked until staff review it (cleared back to ``correct``, or marked ``hacked``).
+SUSPECT = "suspect"
+HACKED = "hacked"  # staff's verdict on a suspect result: ranked as wrong, shown with the reason
+STATUSES = (CORRECT, WRONG_RESULT, COMPILE_ERROR, RUNTIME_ERROR, TIMEOUT, MISSING, SUSPECT, HACKED)
 
 
 @dataclass
@@ -44,6 +49,9 @@ class TaskResult:
     detail: dict[str, Any] = field(default_factory=dict)
     times: dict[str, Timing] = field(default_factory=dict)  # "candidate", "tvm-default", "vendor"
     speedup: dict[str, float] = field(default_factory=dict)  # baseline → baseline time / kernel time
+    # baseline → [low, high]: the 95 % confidence interval of that speedup (the median of the
+    # paired per-round ratios, distribution-free), which decides significant Fast@p
+    speedup_ci: dict[str, list[float]] = field(default_factory=dict)
     roofline_fraction: float | None = None
     steps_s: dict[str, float] = field(default_factory=dict)  # build / check / time seconds
     level: str = ""
