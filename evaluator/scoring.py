@@ -2,10 +2,16 @@
 page, API and export calls.
 
 Definitions (DESIGN.md): over *all* tasks of a board (missing and failed count as wrong),
-``correct@1`` = correct / tasks, ``fast@p`` = (correct and speedup ≥ p) / tasks,
-``geomean_correct`` = geometric mean speedup over the correct tasks only, and
+``correct@1`` = correct / tasks, ``fast@p`` = (correct and speedup ≥ p) / tasks (the paper's),
+``fast_sig@p`` = (correct and the lower bound of the speedup's 95 % confidence interval ≥ p) /
+tasks — a task without an interval for the baseline is not significantly fast —, ``ties@1.0``
+= (correct and the interval contains 1.0) / tasks (no faster nor slower than the baseline within
+the noise), ``geomean_correct`` = geometric mean speedup over the correct tasks only, and
 ``geomean_deployable`` = geometric mean over all tasks where a failed or missing task falls back
 to the baseline (speedup 1.0) — what a deployment that keeps the baseline on failure would see.
+
+Only ``correct`` is correct: ``suspect`` (a timing the harness cannot stand behind, awaiting
+review) and ``hacked`` (staff's verdict) count as wrong everywhere, like any failure.
 """
 
 from __future__ import annotations
@@ -23,19 +29,34 @@ def _geomean(xs: Sequence[float]) -> float | None:
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def _task_view(t, baseline: str) -> tuple[bool, float | None]:
-    """(correct, speedup vs ``baseline``) from a TaskResult or its JSON form."""
+_EMPTY: dict = {}  # shared, never written: no allocation per task
+
+
+def _task_view(t, baseline: str) -> tuple[bool, float | None, list | None]:
+    """(correct, speedup vs ``baseline``, its [low, high] 95 % CI or None) from a TaskResult or
+    its JSON form. Only a correct task's CI is looked up: the others never count."""
     if type(t) is dict or isinstance(t, Mapping):  # the plain-dict test first: boards score millions of these
-        return t.get("status") == "correct", t.get("speedup", {}).get(baseline)
-    return t.status == "correct", t.speedup.get(baseline)
+        if t.get("status") != "correct":
+            return False, None, None
+        # ``or``: a record stored before intervals existed may hold None, or no key at all
+        return True, (t.get("speedup") or _EMPTY).get(baseline), (t.get("speedup_ci") or _EMPTY).get(baseline)
+    if t.status != "correct":
+        return False, None, None
+    return True, t.speedup.get(baseline), (t.speedup_ci or _EMPTY).get(baseline)
 
 
 def summarize(tasks: Iterable, baseline: str = DEFAULT_BASELINE) -> dict:
     """Aggregate metrics over a board's tasks (TaskResult objects or their JSON)."""
     views = [_task_view(t, baseline) for t in tasks]
     n = len(views)
-    correct = [s for ok, s in views if ok]
-    with_speed = [s for s in correct if s is not None]
+    correct = [v for v in views if v[0]]
+    with_speed = [s for _, s, _ in correct if s is not None]
+    lows, ties = [], 0
+    for _, _, ci in correct:
+        # a malformed interval proves nothing: neither significantly fast nor a tie
+        if ci and len(ci) == 2 and ci[0] is not None and ci[1] is not None:
+            lows.append(ci[0])
+            ties += ci[0] <= 1.0 <= ci[1]
     out = {
         "tasks": n,
         "correct": len(correct),
@@ -43,9 +64,12 @@ def summarize(tasks: Iterable, baseline: str = DEFAULT_BASELINE) -> dict:
     }
     for p in FAST_P:
         out[f"fast@{p}"] = sum(1 for s in with_speed if s >= p) / n if n else 0.0
+    for p in FAST_P:
+        out[f"fast_sig@{p}"] = sum(1 for lo in lows if lo >= p) / n if n else 0.0
+    out["ties@1.0"] = ties / n if n else 0.0
     out["geomean_correct"] = _geomean(with_speed)
     out["geomean_deployable"] = _geomean(
-        [(s if ok and s is not None and s > 0 else 1.0) for ok, s in views]) if n else None
+        [(s if ok and s is not None and s > 0 else 1.0) for ok, s, _ in views]) if n else None
     out["baseline"] = baseline
     return out
 

@@ -35,11 +35,12 @@ def _bump(board: Board) -> None:
 def submission_records(submission_id: int, board: Board, track: str) -> dict[str, dict]:
     from portal.models import Result
 
+    # speedup_ci: the record's per-baseline 95 % intervals, which decide significant Fast@p
     return {r["workload"]: {"status": r["status"], "speedup": r["record__speedup"] or {},
-                            "roofline_fraction": r["roofline_fraction"]}
+                            "speedup_ci": r["record__speedup_ci"] or {}, "roofline_fraction": r["roofline_fraction"]}
             for r in Result.objects.filter(submission_id=submission_id, backend=board.backend, device=board.device,
                                            track=track)
-            .values("workload", "status", "record__speedup", "roofline_fraction")}
+            .values("workload", "status", "record__speedup", "record__speedup_ci", "roofline_fraction")}
 
 
 def score_submission(submission_id: int, board: Board, track: str, by_task: dict[str, dict],
@@ -195,12 +196,12 @@ def rebuild(stdout=None) -> dict:
             entries: list[BoardEntry] = []
             for i in range(0, len(sids), REBUILD_SUBMISSIONS_PER_READ):
                 by_group: dict[tuple[int, str], dict[str, dict]] = {}
-                for rid, sid, track, workload, status, speedup, roof, time_s, at in (
+                for rid, sid, track, workload, status, speedup, ci, roof, time_s, at in (
                         on_board.filter(submission_id__in=sids[i:i + REBUILD_SUBMISSIONS_PER_READ])
                         .values_list("id", "submission_id", "track", "workload", "status", "record__speedup",
-                                     "roofline_fraction", "time_s", "created_at")):
+                                     "record__speedup_ci", "roofline_fraction", "time_s", "created_at")):
                     by_group.setdefault((sid, track), {})[workload] = {
-                        "status": status, "speedup": speedup or {}, "roofline_fraction": roof}
+                        "status": status, "speedup": speedup or {}, "speedup_ci": ci or {}, "roofline_fraction": roof}
                     timed = _timed(speedup)
                     if status == "correct" and "tvm-default" in timed:
                         key = _sample_key(timed, at, rid)

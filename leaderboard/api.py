@@ -50,7 +50,9 @@ class BoardRowSerializer(serializers.Serializer):
     owner = serializers.CharField()
     created_at = serializers.CharField()
     verified = serializers.BooleanField()
-    summary = serializers.DictField(help_text="scoring.summarize against the baseline, + roofline_median, attempted")
+    summary = serializers.DictField(help_text="scoring.summarize against the baseline (correct@1, fast@p, fast_sig@p "
+                                              "= lower bound of the 95 % CI of the speedup ≥ p, ties@1.0, the "
+                                              "geomeans), + roofline_median, attempted")
     domains = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text="domain → Fast@p")
 
 
@@ -103,9 +105,11 @@ class LeaderboardView(APIView):
                          "rows": [x.to_json() for x in r.page(offset, limit)]})
 
 
+# fast_sig@p next to fast@p: the lower bound of the speedup's 95 % CI ≥ p (a tie within noise
+# is not counted fast); ties@1.0: correct tasks whose interval contains 1.0
 CSV_FIELDS = (["rank", "kind", "name", "owner", "submission_id", "created_at", "verified", "tasks", "attempted",
-               "correct", "correct@1"] + [f"fast@{p}" for p in FAST_P]
-              + ["geomean_correct", "geomean_deployable", "roofline_median"])
+               "correct", "correct@1"] + [k for p in FAST_P for k in (f"fast@{p}", f"fast_sig@{p}")]
+              + ["ties@1.0", "geomean_correct", "geomean_deployable", "roofline_median"])
 
 
 def _filename(r: Ranking, ext: str) -> str:

@@ -4,9 +4,10 @@ Two halves, one source of numbers:
 
 * :func:`entry_metrics` scores one row of one board slice — ``evaluator.scoring.summarize``
   against every baseline over the slice's tasks (a task without a result counts as missing,
-  i.e. wrong), plus the median roofline fraction, the tasks attempted, per-domain Fast@p counts
-  and the speedup histogram. ``leaderboard.aggregates`` stores its output (``BoardEntry``)
-  whenever a result lands.
+  i.e. wrong; so do ``suspect`` and ``hacked`` results), Fast@p and its significant form
+  (``fast_sig@p``: the lower bound of the speedup's 95 % CI ≥ p) alike, plus the median
+  roofline fraction, the tasks attempted, per-domain Fast@p counts and the speedup histogram.
+  ``leaderboard.aggregates`` stores its output (``BoardEntry``) whenever a result lands.
 * :func:`board` reads those stored outputs for one board (backend × device), track (public or
   verified) and slice, adds the baseline rows, keeps all submissions or the best / latest per
   team, ranks (Fast@p, then Correct@1, then the deployable geomean, all against the chosen
@@ -39,8 +40,8 @@ VIEWS = ("all", "best", "latest")
 FAST_P = scoring.FAST_P
 # Display sorts: column → (key on a row, the direction in which it is better)
 SORTS = {
-    "rank": "asc", "correct": "desc", "fast": "desc", "geomean_correct": "desc", "geomean_deployable": "desc",
-    "roofline": "desc", "attempted": "desc", "name": "asc", "submitted": "desc",
+    "rank": "asc", "correct": "desc", "fast": "desc", "fast_sig": "desc", "geomean_correct": "desc",
+    "geomean_deployable": "desc", "roofline": "desc", "attempted": "desc", "name": "asc", "submitted": "desc",
 }
 HIST_BINS_PER_OCTAVE = 4  # speedup histogram bins: 2^(k/4) … 2^((k+1)/4)
 HIST_RANGE = 8 * HIST_BINS_PER_OCTAVE  # clamp to 1/256× … 256×
@@ -61,7 +62,8 @@ def hist_bin(speedup: float) -> int:
 
 def entry_metrics(by_task: dict[str, dict], tasks) -> tuple[dict, dict]:
     """(metrics, histogram) of one row over ``tasks`` (WorkloadDefs); ``by_task`` maps a workload
-    id to its record (``status``, ``speedup`` {baseline: x}, ``roofline_fraction``)."""
+    id to its record (``status``, ``speedup`` {baseline: x}, ``speedup_ci`` {baseline: [low,
+    high]}, ``roofline_fraction``)."""
     records = [by_task.get(w.id) or {"status": "missing", "speedup": {}} for w in tasks]
     correct = [r for r in records if r.get("status") == "correct"]
     metrics = {
@@ -109,7 +111,9 @@ def baseline_records(name: str, samples: dict[str, tuple[dict, float | None]], t
             continue
         spd = {b: s[b] / own for b in BASELINES if s.get(b)}
         spd[name] = 1.0
-        out[w.id] = {"status": "correct", "speedup": spd,
+        # Against itself a baseline is exactly 1x; against another one no interval is known
+        # (``board`` shows those significant columns as –).
+        out[w.id] = {"status": "correct", "speedup": spd, "speedup_ci": {name: [1.0, 1.0]},
                      "roofline_fraction": roof / own if roof is not None and s.get(name) else None}
     return out
 
@@ -139,6 +143,10 @@ class BoardQuery:
     @property
     def fast_key(self) -> str:
         return f"fast@{self.p}"
+
+    @property
+    def sig_key(self) -> str:
+        return f"fast_sig@{self.p}"
 
     def params(self, **change) -> dict[str, str]:
         """Query parameters that reproduce this board (for links; ``change`` overrides)."""
@@ -370,9 +378,10 @@ def _computed_entries(board_obj, q: BoardQuery, with_histogram: bool) -> list[di
         "submission__verification").distinct()}
     per_sub: dict[int, dict[str, dict]] = {sid: {} for sid in info}
     for r in on_board.filter(workload__in=ids).values("submission_id", "workload", "status", "record__speedup",
-                                                      "roofline_fraction"):
+                                                      "record__speedup_ci", "roofline_fraction"):
         per_sub[r["submission_id"]][r["workload"]] = {
-            "status": r["status"], "speedup": r["record__speedup"] or {}, "roofline_fraction": r["roofline_fraction"]}
+            "status": r["status"], "speedup": r["record__speedup"] or {},
+            "speedup_ci": r["record__speedup_ci"] or {}, "roofline_fraction": r["roofline_fraction"]}
     out = []
     for sid, by_task in per_sub.items():
         metrics, hist = entry_metrics(by_task, tasks)
@@ -412,6 +421,7 @@ def _rank_key(r: Row, fast_key: str):
 def _sort_value(r: Row, sort: str, fast_key: str):
     return {
         "rank": r.rank, "correct": r.summary.get("correct@1"), "fast": r.summary.get(fast_key),
+        "fast_sig": r.summary.get(fast_key.replace("fast@", "fast_sig@")),
         "geomean_correct": r.summary.get("geomean_correct"), "geomean_deployable": r.summary.get("geomean_deployable"),
         "roofline": r.summary.get("roofline_median"), "attempted": r.summary.get("attempted"),
         "name": r.name.lower(), "submitted": r.created_at or None,
@@ -427,7 +437,8 @@ def _display_sort(rows: list[Row], q: BoardQuery, fast_key: str) -> list[Row]:
     return present + sorted(absent, key=lambda r: r.rank)
 
 
-SPEED_KEYS = tuple(f"fast@{p}" for p in FAST_P) + ("geomean_correct", "geomean_deployable")
+SIG_KEYS = tuple(f"fast_sig@{p}" for p in FAST_P) + ("ties@1.0",)
+SPEED_KEYS = tuple(f"fast@{p}" for p in FAST_P) + SIG_KEYS + ("geomean_correct", "geomean_deployable")
 
 
 def board(backend: str = "cpu-llvm", level: str | None = None, domain: str | None = None, *,
@@ -479,6 +490,11 @@ def board(backend: str = "cpu-llvm", level: str | None = None, domain: str | Non
         summary["attempted"] = m.get("attempted", 0)
         if not available:
             summary.update({k: None for k in SPEED_KEYS})
+        elif (e["submission_id"] is None and e["baseline"] != q.baseline) or SIG_KEYS[0] not in summary:
+            # A baseline against another has no measured interval (0 would claim "never
+            # significantly faster"); an entry stored before intervals existed has none either
+            # until ``manage.py rebuild_boards``.
+            summary.update({k: None for k in SIG_KEYS})
         domains = {d: (dm["fast"][q.baseline][fast_idx] / dm["tasks"] if available and dm["tasks"] else None)
                    for d, dm in m.get("domains", {}).items()}
         if e["submission_id"] is None:

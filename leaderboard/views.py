@@ -25,6 +25,8 @@ COLUMNS = [  # (sort key, label, tooltip)
     ("name", "entry", ""),
     ("correct", "Correct@1", "correct tasks / all tasks of the board (missing and failed count as wrong)"),
     ("fast", "Fast@{p}", "tasks correct and at least p× as fast as the baseline / all tasks"),
+    ("fast_sig", "Fast@{p} (sig.)", ("significant Fast@p: tasks correct and the lower bound of the 95 % CI of "
+                                     "the speedup ≥ p / all tasks (a speedup within noise of p does not count)")),
     ("geomean_correct", "geomean, correct", "geometric-mean speedup over the correct tasks only"),
     ("geomean_deployable", "geomean, deployable",
      "geometric-mean speedup over all tasks; a failed or missing task counts 1.0 (the baseline is kept)"),

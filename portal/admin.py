@@ -46,6 +46,28 @@ class SubmissionAdmin(admin.ModelAdmin):
 
 @admin.register(Result)
 class ResultAdmin(admin.ModelAdmin):
-    list_display = ("workload", "backend", "track", "submission", "status", "speedup_tvm_default")
+    list_display = ("workload", "backend", "track", "submission", "status", "speedup_tvm_default", "reason")
     list_filter = ("backend", "track", "status", "level")
     search_fields = ("workload",)
+    actions = ["clear_suspect", "mark_hacked"]
+
+    def _review(self, request, queryset, verdict: str, done: str) -> None:
+        from django.contrib import messages
+        from django.core.exceptions import ValidationError
+
+        for result in queryset:
+            try:
+                getattr(result, verdict)(by=request.user)
+            except ValidationError as e:  # not suspect: said per result, the others still reviewed
+                self.message_user(request, " ".join(e.messages), messages.ERROR)
+            else:
+                self.message_user(request, f"{result.workload} on {result.backend} (submission "
+                                           f"#{result.submission_id}): {done}; its board rows are rescored")
+
+    @admin.action(description="Clear: the timing is genuine")
+    def clear_suspect(self, request, queryset):
+        self._review(request, queryset, "clear_suspect", "cleared, now correct")
+
+    @admin.action(description="Mark hacked")
+    def mark_hacked(self, request, queryset):
+        self._review(request, queryset, "mark_hacked", "marked hacked, ranked as wrong")

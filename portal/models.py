@@ -8,8 +8,11 @@ is what makes a redelivered job harmless.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import models
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
 from django.utils import timezone
+
+from evaluator import records
 
 
 class Submission(models.Model):
@@ -76,17 +79,23 @@ class Result(models.Model):
     workload, hidden ones included, with secret seeds); the two are ranked on separate boards.
     ``device`` is the device the backend ran on, as the evaluating machine saw it: each device
     is its own board.
+
+    A ``suspect`` result (correct outputs, a timing the harness cannot stand behind; the why is
+    in ``reason``) is never ranked until staff review it: :meth:`clear_suspect` (the timing is
+    genuine: ``correct``) or :meth:`mark_hacked` (``hacked``, ranked as wrong). Both refresh the
+    board rows the result is in.
     """
 
     PUBLIC, VERIFIED = "public", "verified"
     TRACKS = (PUBLIC, VERIFIED)
+    STATUS_CHOICES = [(s, s.replace("_", " ")) for s in records.STATUSES]
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
     workload = models.CharField(max_length=200)
     backend = models.CharField(max_length=80)
     device = models.CharField(max_length=200, blank=True)
     track = models.CharField(max_length=10, default=PUBLIC)
-    status = models.CharField(max_length=20, db_index=True)
+    status = models.CharField(max_length=20, db_index=True, choices=STATUS_CHOICES)
     reason = models.TextField(blank=True)
     level = models.CharField(max_length=4)
     domains = models.JSONField(default=list)
@@ -106,6 +115,50 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workload} on {self.backend}: {self.status}"
+
+    def clear_suspect(self, by=None) -> None:
+        """Staff's review: the suspect timing is genuine, so the result is ``correct`` (and ranks)."""
+        self._review(records.CORRECT, "cleared", by)
+
+    def mark_hacked(self, by=None) -> None:
+        """Staff's review: the suspect timing is not genuine, so the result is ``hacked`` (wrong)."""
+        self._review(records.HACKED, "hacked", by)
+
+    def _review(self, status: str, verdict: str, by) -> None:
+        with transaction.atomic():
+            # Under the row's lock: two reviewers at once cannot both act on one suspect result.
+            locked = Result.objects.select_for_update().get(pk=self.pk)
+            if locked.status != records.SUSPECT:
+                raise ValidationError(f"{locked}: only a suspect result can be reviewed; this one is "
+                                      f"{locked.status!r}")
+            # The record is what boards and summaries score: its status must agree with the column.
+            record = dict(locked.record or {})
+            record["status"] = status
+            record["review"] = {"verdict": verdict, "was": records.SUSPECT, "at": timezone.now().isoformat(),
+                                "by": getattr(by, "username", "") or ""}
+            locked.status, locked.record = status, record
+            locked.save(update_fields=["status", "record"])
+            self.status, self.record = locked.status, locked.record
+            self._refresh_submission_summary()
+        from leaderboard import aggregates
+
+        # The same refresh a landing result gets: its submission's rows and, once correct, the
+        # baseline timings it carries.
+        aggregates.result_landed(self)
+
+    def _refresh_submission_summary(self) -> None:
+        """Rescore the finished submission's stored summary of this backend (public results, as
+        the evaluation computed it) so it agrees with the reviewed status."""
+        from evaluator import scoring
+
+        if self.track != self.PUBLIC:
+            return
+        sub = Submission.objects.select_for_update().get(pk=self.submission_id)
+        if self.backend not in (sub.summary or {}):
+            return
+        results = Result.objects.filter(submission_id=sub.pk, backend=self.backend, track=self.PUBLIC)
+        sub.summary = {**sub.summary, self.backend: scoring.breakdown(list(results.values_list("record", flat=True)))}
+        sub.save(update_fields=["summary"])
 
 
 class Endpoint(models.Model):

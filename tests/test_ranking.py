@@ -3,7 +3,12 @@ directly in PostgreSQL with known outcomes (no evaluation needed)."""
 
 from __future__ import annotations
 
+import csv
+import html
+import io
+import json
 import math
+import re
 
 import pytest
 
@@ -134,3 +139,107 @@ def test_unfinished_private_and_other_backend_submissions_never_rank():
     assert rows[0].submission_id == seeded.subs["running"].pk and rows[0].summary["fast@2.0"] == 1.0
     Submission.objects.filter(pk=seeded.subs["running"].pk).update(public=False)
     assert seeded.subs["running"].pk not in {r.submission_id for r in board(BACKEND).rows}
+
+
+# ----------------------------------------------------------------------------- significant Fast@p
+
+
+def _set_ci(sub, workloads, ci):
+    """Give the stored records of ``sub`` on ``workloads`` a 95 % CI against tvm-default."""
+    from portal.models import Result
+
+    for r in Result.objects.filter(submission=sub, workload__in=[w.id for w in workloads]):
+        r.record = {**r.record, "speedup_ci": {"tvm-default": list(ci)}}
+        r.save(update_fields=["record"])
+
+
+def test_significant_fast_p_from_the_stored_intervals():
+    from leaderboard.aggregates import rebuild
+    from leaderboard.ranking import board
+
+    seeded = seed_leaderboard()
+    tasks = _tasks()
+    # alpha is 1.25x everywhere: 20 tasks with an interval clear of 1.0, 25 whose interval
+    # straddles 1.0 (a tie within noise), the other 13 without one (not significant)
+    _set_ci(seeded.subs["alpha"], tasks[:20], (1.1, 1.4))
+    _set_ci(seeded.subs["alpha"], tasks[20:45], (0.95, 1.5))
+    rebuild()
+    ranking = board(BACKEND)
+    rows = {r.name: r for r in ranking.rows}
+    a = rows["alpha"].summary
+    assert a["fast@1.0"] == 1.0
+    assert a["fast_sig@1.0"] == pytest.approx(20 / 58)
+    assert a["fast_sig@0.8"] == pytest.approx(45 / 58)
+    assert a["fast_sig@1.5"] == 0.0
+    assert a["ties@1.0"] == pytest.approx(25 / 58)
+    assert rows["beta"].summary["fast_sig@0.5"] == 0.0  # 2x, but no interval
+    # The rank is still the paper's Fast@p: alpha first.
+    assert ranking.rows[0].name == "alpha"
+    # A baseline against itself is exact; against another no interval is known (–, not 0).
+    assert rows["tvm-default"].summary["fast_sig@1.0"] == 1.0 and rows["tvm-default"].summary["ties@1.0"] == 1.0
+    assert rows["vendor"].summary["fast_sig@1.0"] is None
+    by_vendor = {r.name: r for r in board(BACKEND, baseline="vendor").rows}
+    n_vendor = sum(1 for w in tasks if w.has_vendor)
+    assert by_vendor["vendor"].summary["fast_sig@1.0"] == pytest.approx(n_vendor / 58)
+    assert by_vendor["tvm-default"].summary["fast_sig@1.0"] is None
+    # Precomputed rows equal scoring the results on request.
+    fresh = {r.name: r.summary for r in board(BACKEND, from_results=True).rows}
+    assert {n: r.summary for n, r in rows.items()} == fresh
+
+
+def test_a_landing_result_brings_its_interval_to_the_board():
+    from leaderboard.aggregates import result_landed
+    from leaderboard.ranking import board
+    from portal.models import Result
+
+    seeded = seed_leaderboard()
+    beta = seeded.subs["beta"]
+    before = {r.name: r for r in board(BACKEND).rows}["beta"].summary
+    assert before["fast_sig@2.0"] == 0.0
+    w = _tasks()[0]
+    _set_ci(beta, [w], (2.0, 2.2))
+    result_landed(Result.objects.get(submission=beta, workload=w.id))
+    after = {r.name: r for r in board(BACKEND).rows}["beta"].summary
+    assert after["fast_sig@2.0"] == pytest.approx(1 / 58) and after["fast@2.0"] == before["fast@2.0"]
+
+
+def test_sorting_by_significant_fast_p_keeps_the_ranks():
+    from leaderboard.aggregates import rebuild
+    from leaderboard.ranking import board
+
+    seeded = seed_leaderboard()
+    _set_ci(seeded.subs["gamma"], _tasks(), (0.85, 0.95))  # 0.9x: significant at 0.8, not at 1.0
+    _set_ci(seeded.subs["alpha"], _tasks()[:10], (0.7, 1.6))
+    rebuild()
+    ranked = {r.name: r.rank for r in board(BACKEND).rows}
+    rows = board(BACKEND, p=0.8, sort="fast_sig").rows
+    assert {r.name: r.rank for r in board(BACKEND, p=0.8).rows} == {r.name: r.rank for r in rows}
+    values = [r.summary["fast_sig@0.8"] for r in rows]
+    present = [v for v in values if v is not None]
+    assert present == sorted(present, reverse=True) and values[len(present):] == [None] * (len(values) - len(present))
+    assert [r.name for r in rows][:2] == ["tvm-default", "gamma"]  # 1.0, then gamma's 58/58
+    assert ranked["alpha"] == 1
+
+
+def test_page_api_and_exports_show_significant_fast_p(client):
+    from leaderboard.aggregates import rebuild
+
+    seeded = seed_leaderboard()
+    _set_ci(seeded.subs["alpha"], _tasks()[:29], (1.1, 1.4))
+    rebuild()
+    api = client.get("/api/v1/leaderboard/").json()
+    alpha = next(r for r in api["rows"] if r["name"] == "alpha")
+    assert alpha["summary"]["fast@1.0"] == 1.0 and alpha["summary"]["fast_sig@1.0"] == 0.5
+    exported = json.loads(client.get("/api/v1/leaderboard/export.json").content)
+    assert next(r for r in exported["rows"] if r["name"] == "alpha")["summary"]["fast_sig@1.0"] == 0.5
+    lines = {x["name"]: x for x in csv.DictReader(io.StringIO(
+        client.get("/api/v1/leaderboard/export.csv").content.decode()))}
+    header = list(lines["alpha"])
+    assert header.index("fast_sig@1.0") == header.index("fast@1.0") + 1  # next to Fast@p
+    assert float(lines["alpha"]["fast_sig@1.0"]) == 0.5 and float(lines["alpha"]["ties@1.0"]) == 0.0
+    assert lines["vendor"]["fast_sig@1.0"] == ""  # no interval between two baselines
+    body = html.unescape(client.get("/").content.decode())
+    assert "Fast@1.0 (sig.)" in body and "lower bound of the 95 % CI of the speedup" in body
+    row = re.search(r'<tr class="submission">(?:(?!</tr>).)*?>alpha</a>.*?</tr>', body, re.S)[0]
+    sig = re.findall(r'<td class="sig"[^>]*>(.*?)</td>', row)
+    assert sig == ["0.500"]
