@@ -38,10 +38,41 @@ class Kernel(ABC):
     def __call__(self, inputs: Sequence[Any], outputs: Sequence[Any]) -> list[Any]:
         """Run once; returns the output tensors (``outputs`` when preallocated)."""
 
-    @abstractmethod
+    def launch(self, inputs: Sequence[Any], outputs: Sequence[Any]) -> list[Any]:
+        """Start one call; it may still run on the device when this returns (see ``sync``)."""
+        return self(inputs, outputs)
+
+    def sync(self) -> None:
+        """Wait until every launched call has finished."""
+
     def timer(self, inputs: Sequence[Any], outputs: Sequence[Any], number: int) -> Callable[[], float]:
-        """A function timing ``number`` back-to-back calls; returns seconds per call.
-        The clock is the runtime's (host clock on CPU, device events on GPU)."""
+        """A function timing ``number`` back-to-back calls with the runtime's own clock, for the
+        backend's own tools (peaks, tuning). The harness never uses it to score: the evaluating
+        process times every sample itself (``harness.timing``)."""
+        raise NotImplementedError
+
+
+def pattern_module(pattern) -> str:
+    """The pattern file that defines ``pattern`` (where its vendor call can be imported from)."""
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("evaluator.suite.patterns.") and (
+                getattr(module, "PATTERN", None) is pattern or pattern in (getattr(module, "PATTERNS", None) or ())):
+            return name
+    raise LookupError(f"no pattern file defines {pattern.id}")
+
+
+class _VendorCall(Kernel):
+    """The pattern's NumPy call on the host: the ``vendor`` baseline of a host-memory backend."""
+
+    host = True  # takes the arena's NumPy views whatever the backend
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, inputs, outputs):
+        self.fn(*inputs)
+        return []
 
 
 class Backend(ABC):
@@ -52,18 +83,16 @@ class Backend(ABC):
     # Why this backend's steps cannot run inside the sandbox yet ("" when they can); the pipeline
     # then refuses untrusted code on it, and runs trusted bundles unsandboxed.
     sandbox_gap: str = ""
+    # Whether kernels run on host memory, so the run step hands them the arena's bytes directly
+    # (zero-copy); otherwise each slot has device tensors, filled and read back on command.
+    host_memory: bool = False
 
     def vendor_spec(self, w) -> dict | None:
         """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
         (None: no vendor baseline for it here). By default the pattern's NumPy call."""
         if not (w.has_vendor and self.vendor_baseline):
             return None
-        return {"pattern": w.pattern.id, "params": w.params}
-
-    def vendor_timer(self, spec: dict, arrays: list):
-        """In the run step: ``make(number) -> timer`` for a vendor library on this backend's device
-        and clock (e.g. PyTorch on a GPU), or None for the pattern's NumPy call on the host."""
-        return None
+        return {"pattern": w.pattern.id, "params": w.params, "module": pattern_module(w.pattern)}
 
     @abstractmethod
     def info(self) -> BackendInfo: ...
@@ -99,6 +128,28 @@ class Backend(ABC):
         import tvm
 
         return tvm.runtime.tensor(array, self.device())
+
+    def wrap(self, view):
+        """A host-memory backend's tensor over ``view``'s bytes (an arena slot), without a copy."""
+        import tvm
+
+        return tvm.runtime.from_dlpack(view)
+
+    def vendor_kernel(self, spec: dict) -> Kernel:
+        """Run half: the vendor library's call for ``vendor_spec``'s spec, as a kernel that
+        takes this backend's input tensors (by default the pattern's NumPy call)."""
+        import importlib
+
+        from evaluator.suite.base import Workload, WorkloadDef
+
+        # by pattern and shape, not by workload id: held-out workloads are not in the sandbox;
+        # only the pattern's own file is imported (importing all of them took seconds)
+        if not str(spec.get("module", "")).startswith("evaluator.suite.patterns."):
+            raise ValueError(f"vendor call: {spec.get('module')!r} is not a pattern file")
+        module = importlib.import_module(spec["module"])
+        items = getattr(module, "PATTERNS", None) or [getattr(module, "PATTERN", None)]
+        pattern = next(p for p in items if p is not None and p.id == spec["pattern"])
+        return _VendorCall(WorkloadDef(pattern, Workload("vendor", spec["params"])).vendor_call())
 
     # --- the tvm-default baseline (the CPU rule set unless a backend has its own, e.g. dlight) ---
     def default_module(self, canonical, workload=None):

@@ -159,6 +159,8 @@ def _explain(output: str, entry: str, proto: str) -> str:
 class CKernel(Kernel):
     """The compiled C function, called with pointers into the harness's own buffers."""
 
+    host = True  # takes the arena's NumPy views directly: no TVM in the kernel's process
+
     def __init__(self, path: str, doc: dict):
         # libgomp reads this once, when it is loaded with the first C kernel
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -170,7 +172,7 @@ class CKernel(Kernel):
 
     def _pointers(self, inputs, outputs) -> list[int]:
         tensors = list(inputs) + list(outputs)
-        return [tensors[i].data_ptr() for i in self.order]
+        return [t.ctypes.data if hasattr(t, "ctypes") else t.data_ptr() for t in (tensors[i] for i in self.order)]
 
     def __call__(self, inputs, outputs):
         self.fn(*self._pointers(inputs, outputs))

@@ -78,6 +78,7 @@ class _CpuKernel(Kernel):
 
 class CpuLlvm(Backend):
     name = "cpu-llvm"
+    host_memory = True
 
     def info(self) -> BackendInfo:
         model, _ = _cpuinfo()
@@ -108,12 +109,12 @@ class CpuLlvm(Backend):
         c_source.build(source, launch, tensors, path, c_source.march(self.target()))
 
     def load(self, path: str, graph: bool) -> Kernel:
-        import tvm
-
         from evaluator.backends import c_source
 
         if c_source.is_artifact(path):
             if graph:
                 raise ValueError("a c-source entry cannot stand for a model graph")
             return c_source.load(path)
+        import tvm  # only for TVM's own libraries: a C kernel's process never loads TVM
+
         return _CpuKernel(tvm.runtime.load_module(path), self.device(), graph)

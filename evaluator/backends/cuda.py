@@ -217,17 +217,44 @@ class _TvmKernel(Kernel):
         else:
             self.fn = module["main"]
 
-    def __call__(self, inputs, outputs):
+    def launch(self, inputs, outputs):
         out = self.fn(*inputs) if self.graph else self.fn(*inputs, *outputs)
-        self.dev.sync()  # one call means a finished call (checks and single-call timing rely on it)
         if self.graph:
             return list(out) if isinstance(out, (list, tuple)) else [out]
         return list(outputs)
+
+    def __call__(self, inputs, outputs):
+        out = self.launch(inputs, outputs)
+        self.dev.sync()  # one call means a finished call
+        return out
+
+    def sync(self):
+        self.dev.sync()
 
     def timer(self, inputs, outputs, number):
         args = list(inputs) if self.graph else list(inputs) + list(outputs)
         fn = self.fn
         return lambda: self.clock.per_call(lambda: fn(*args), number)
+
+
+class _TorchVendor(Kernel):
+    def __init__(self, torch, fn):
+        self.torch, self.fn, self._views = torch, fn, {}
+
+    def launch(self, inputs, outputs):
+        key = tuple(id(t) for t in inputs)
+        if key not in self._views:  # zero-copy views of the slot's TVM tensors, made once
+            self._views[key] = [self.torch.from_dlpack(t) for t in inputs]
+        self.fn(self.torch, *self._views[key])
+        return []
+
+    def __call__(self, inputs, outputs):
+        self.launch(inputs, outputs)
+        self.sync()
+        return []
+
+    def sync(self):
+        self.torch.cuda.synchronize()
 
 
 class _RawKernel(Kernel):
@@ -255,10 +282,17 @@ class _RawKernel(Kernel):
         # device pointers passed by value: zero-copy, whatever owns the memory
         return tuple(np.uintp(tensors[i].data_ptr()) for i in self.order)
 
-    def __call__(self, inputs, outputs):
+    def launch(self, inputs, outputs):
         self.fn(self.grid, self.block, self._args(inputs, outputs), shared_mem=self.shared)
-        self.cupy.cuda.Device().synchronize()
         return list(outputs)
+
+    def __call__(self, inputs, outputs):
+        self.launch(inputs, outputs)
+        self.sync()
+        return list(outputs)
+
+    def sync(self):
+        self.cupy.cuda.Device().synchronize()
 
     def timer(self, inputs, outputs, number):
         args, fn, grid, block, shared = self._args(inputs, outputs), self.fn, self.grid, self.block, self.shared
@@ -453,21 +487,19 @@ class Cuda(Backend):
             return None
         return {"pattern": w.pattern.id, "params": w.params}
 
-    def vendor_timer(self, spec: dict, arrays: list):
-        """PyTorch on the GPU (``evaluator/baselines/vendor_torch.py``), timed like the kernels."""
+    def vendor_kernel(self, spec: dict) -> Kernel:
+        """PyTorch on the GPU (``evaluator/baselines/vendor_torch.py``) over the slot's tensors."""
         from evaluator.baselines import vendor_torch
 
         fn = vendor_torch.call(spec["pattern"], spec["params"])
         if fn is None:
-            return None
+            raise ValueError(f"no PyTorch call for {spec['pattern']}")
         import torch
 
         # fp32 in fp32: the candidates are held to fp32 tolerances, so the vendor is too
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
-        tensors = [torch.from_numpy(a.copy()).to("cuda") for a in arrays]
-        clock = self.clock()
-        return lambda number: (lambda: clock.per_call(lambda: fn(torch, *tensors), number))
+        return _TorchVendor(torch, fn)
 
     def measure_peaks(self) -> dict:
         return measure_gpu(self.clock())

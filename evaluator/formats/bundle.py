@@ -18,6 +18,14 @@ folder that contains it)::
 caps checked before and while reading (member count, declared and real sizes, compression
 ratio, names, member types). It collects every problem it can find and raises a single
 :class:`BundleError`; each message names where the problem is.
+
+Validation is bounded: whatever the bundle's shape, checking it costs at most a fixed time and
+memory (the ``MAX_*`` constants below, the defaults of :class:`Limits`). Every file is read,
+decoded and hashed once, however many entries name it; a static check runs once per format and
+file content, a trace is parsed once per content; a path that appears more than once in an
+archive is refused without reading any copy; member count, entry count, path length and depth,
+total bytes read and total bytes checked are capped; and the whole validation has a wall-clock
+budget. Only the first :data:`MAX_REPORTED_ERRORS` messages are kept (the rest are counted).
 """
 
 from __future__ import annotations
@@ -28,9 +36,12 @@ import json
 import os
 import re
 import stat
+import struct
 import tarfile
+import time
 import zipfile
 import zlib
+from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +50,10 @@ from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_const
 from evaluator.formats.strict_json import type_name as _kind
 from evaluator.formats.trace import TraceError, parse_trace
 
-__all__ = ["SCHEMA", "BACKEND_RE", "Limits", "BundleError", "Entry", "Bundle", "load_bundle"]
+__all__ = ["SCHEMA", "BACKEND_RE", "Limits", "BundleError", "Entry", "Bundle", "load_bundle",
+           "MAX_ARCHIVE_BYTES", "MAX_TOTAL_UNCOMPRESSED_BYTES", "MAX_FILE_BYTES", "MAX_TRACE_BYTES",
+           "MAX_MEMBERS", "MAX_ENTRIES", "MAX_COMPRESSION_RATIO", "MAX_PATH_CHARS", "MAX_PATH_DEPTH",
+           "MAX_CHECKED_BYTES", "MAX_VALIDATION_SECONDS"]
 
 SCHEMA = "edgekernelbench/bundle@1"
 MiB = 1024 * 1024
@@ -52,6 +66,22 @@ MANIFEST_KEYS = ("schema", "name", "description", "entries")
 ENTRY_KEYS = ("workload", "backend", "format", "file", "trace", "launch")
 ARCHIVE_KINDS = "a directory, a .zip archive, or a .tar.gz/.tgz archive"
 
+# The caps of one bundle (the defaults of Limits). Each one is enforced with a message that names
+# what is too big and the limit.
+MAX_ARCHIVE_BYTES = 20 * MiB  # the uploaded .zip/.tar.gz itself
+MAX_TOTAL_UNCOMPRESSED_BYTES = 64 * MiB  # every member's data together, as read
+MAX_FILE_BYTES = 2 * MiB  # one file (the manifest, an entry's file, any other file)
+MAX_TRACE_BYTES = 4 * MiB  # one trace file
+MAX_MEMBERS = 6000  # files and directories in the archive (or directory)
+MAX_ENTRIES = 4000  # manifest entries: the whole suite on several backends
+MAX_COMPRESSION_RATIO = 100  # per member and for the whole archive, past RATIO_FLOOR_BYTES
+MAX_PATH_CHARS = 1024  # one member's path, in characters
+MAX_PATH_DEPTH = 32  # one member's path, in components (directories and the name)
+# Bytes of entry files and traces that go through a static check or the trace parser, each
+# distinct (format, content) once: a file shared by many entries counts once.
+MAX_CHECKED_BYTES = 64 * MiB
+MAX_VALIDATION_SECONDS = 10.0  # wall clock for the whole validation
+
 # Compression ratios are only judged for data past this size: tiny, very regular files
 # (a JSON file of mostly spaces, say) can legitimately compress far better than 100:1.
 RATIO_FLOOR_BYTES = 1 * MiB
@@ -63,13 +93,17 @@ _DRIVE_RE = re.compile(r"[A-Za-z]:")
 
 @dataclass(frozen=True)
 class Limits:
-    max_archive_bytes: int = 20 * MiB
-    max_total_uncompressed_bytes: int = 64 * MiB
-    max_file_bytes: int = 2 * MiB
-    max_members: int = 6000
-    max_entries: int = 4000  # the whole suite on several backends
-    max_compression_ratio: float = 100
-    max_trace_bytes: int = 4 * MiB
+    max_archive_bytes: int = MAX_ARCHIVE_BYTES
+    max_total_uncompressed_bytes: int = MAX_TOTAL_UNCOMPRESSED_BYTES
+    max_file_bytes: int = MAX_FILE_BYTES
+    max_members: int = MAX_MEMBERS
+    max_entries: int = MAX_ENTRIES
+    max_compression_ratio: float = MAX_COMPRESSION_RATIO
+    max_trace_bytes: int = MAX_TRACE_BYTES
+    max_path_chars: int = MAX_PATH_CHARS
+    max_path_depth: int = MAX_PATH_DEPTH
+    max_checked_bytes: int = MAX_CHECKED_BYTES
+    max_seconds: float = MAX_VALIDATION_SECONDS
 
 
 class BundleError(ValueError):
@@ -134,6 +168,17 @@ def _show(s: str) -> str:
     return s if s.isprintable() and len(s) <= 200 else repr(s[:200])
 
 
+def _q(s: Any) -> str:
+    """repr() of a submitted value for a message, cut short past 200 characters."""
+    if isinstance(s, str) and len(s) > 200:
+        return f"{s[:200]!r}... ({len(s)} characters)"
+    return repr(s)
+
+
+def _seconds(n: float) -> str:
+    return f"{n:g} s"
+
+
 def normalize_path(name: str) -> tuple[str | None, str | None]:
     """``(normalised, None)`` for a safe relative POSIX path, else ``(None, problem)``.
 
@@ -167,10 +212,14 @@ def _decode_utf8(data: bytes) -> tuple[str | None, str | None]:
     return text.removeprefix("\ufeff"), None
 
 
-def _read_capped(f, cap: int) -> bytes | None:
-    """Read ``f`` to its end, but never more than ``cap + 1`` bytes; None when it holds more."""
+def _read_capped(f, cap: int, tick: Callable[[], None] | None = None) -> bytes | None:
+    """Read ``f`` to its end, but never more than ``cap + 1`` bytes; None when it holds more.
+
+    ``tick`` (the validation's clock) is called before every chunk."""
     buf = bytearray()
     while True:
+        if tick is not None:
+            tick()
         chunk = f.read(min(_CHUNK, cap + 1 - len(buf)))
         if not chunk:
             return bytes(buf)
@@ -186,30 +235,94 @@ class _Fatal(Exception):
     """Reading the container cannot go on; the reader's errors say why."""
 
 
+class _Problems(list):
+    """The problems found so far. Only the first :data:`MAX_REPORTED_ERRORS` are kept, the rest
+    are counted, so a bundle with a million problems costs no more memory than one with two
+    hundred; the problem that stopped validation (``last``) is always kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+        self.last: str | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self) + self.dropped + (self.last is not None)
+
+    def append(self, message: str) -> None:
+        if len(self) < MAX_REPORTED_ERRORS:
+            super().append(message)
+        else:
+            self.dropped += 1
+
+    def extend(self, messages) -> None:
+        for m in messages:
+            self.append(m)
+
+    def __iadd__(self, messages):
+        self.extend(messages)
+        return self
+
+
+@dataclass
+class _Text:
+    """A file of the bundle as entries use it: decoded once, hashed once."""
+
+    text: str | None
+    problem: str | None
+    digest: str
+    size: int
+
+
 class _Reader:
     """The files of one bundle, read into memory, with every problem met on the way."""
 
-    def __init__(self, limits: Limits, noun: str):
+    def __init__(self, limits: Limits, noun: str, started: float | None = None):
         self.limits = limits
         self.noun = noun  # "archive member" or "bundle path"
-        self.errors: list[str] = []
+        self.errors = _Problems()
         self.files: dict[str, bytes] = {}
         self.dirs: set[str] = set()
         self.rejected: dict[str, str] = {}  # normalised path -> why (already reported)
         self.oversized: dict[str, int | None] = {}  # normalised path -> size (None: unknown, > cap)
         self.names: dict[str, str] = {}  # normalised path -> name as found, for messages
+        # Every (non-directory) member's path -> its name as first found; paths that name more
+        # than one member -> [count, up to 3 other spellings].
+        self.seen: dict[str, str] = {}
+        self.dups: dict[str, list] = {}
         self.total = 0
         # Traces may be larger than other files; which file is a trace is known only from the
         # manifest, so reading is capped at the larger limit and sizes are judged afterwards.
         self.read_cap = max(limits.max_file_bytes, limits.max_trace_bytes)
         self.members = 0
+        self.deadline = (time.monotonic() if started is None else started) + limits.max_seconds
+        # Per-file work done once: decoded text by path, static-check results by (format,
+        # sha256), parsed traces by sha256; and the bytes that went through a check or parser.
+        self.texts: dict[str, _Text] = {}
+        self.checks: dict[tuple[str, str], list[str]] = {}
+        self.traces: dict[str, tuple[list[dict] | None, list[str]]] = {}
+        self.checked = 0
 
     def where(self, raw: str) -> str:
-        return f"{self.noun} {raw!r}"
+        return f"{self.noun} {_q(raw)}"
 
     def fatal(self, message: str) -> None:
-        self.errors.append(message)
+        self.errors.last = message
         raise _Fatal
+
+    def tick(self) -> None:
+        """Stop validation once it has run past its wall-clock budget."""
+        if time.monotonic() > self.deadline:
+            self.fatal(f"validation stopped: the bundle needs more than {_seconds(self.limits.max_seconds)} "
+                       f"to check; the limit is {_seconds(self.limits.max_seconds)}")
+
+    def spend(self, nbytes: int) -> None:
+        """Count bytes that are about to go through a static check or the trace parser."""
+        self.checked += nbytes
+        lim = self.limits.max_checked_bytes
+        if self.checked > lim:
+            self.fatal(f"validation stopped: the entries' files to check add up to more than {_limit(lim)} "
+                       f"(each distinct file and format counted once); the limit is {_limit(lim)}")
 
     def count_member(self) -> None:
         self.members += 1
@@ -224,12 +337,41 @@ class _Reader:
             self.files.pop(path, None)
 
     def name(self, raw: str) -> str | None:
-        """The normalised path of a member, or None (reported) when its name is unsafe."""
+        """The normalised path of a member, or None (reported) when its name is unsafe or too long."""
+        self.tick()
+        lim = self.limits
+        if len(raw) > 4 * lim.max_path_chars:  # not worth normalising
+            self.reject(raw, None, f"path is {len(raw)} characters long; the limit is {lim.max_path_chars}")
+            return None
         path, problem = normalize_path(raw)
         if problem:
             self.reject(raw, None, problem)
             return None
+        if len(path) > lim.max_path_chars:
+            self.reject(raw, None, f"path is {len(path)} characters long; the limit is {lim.max_path_chars}")
+            return None
+        depth = path.count("/") + 1 if path else 0
+        if depth > lim.max_path_depth:
+            self.reject(raw, None, f"path is nested {depth} levels deep; the limit is {lim.max_path_depth}")
+            return None
         return path
+
+    def first(self, raw: str, path: str) -> bool:
+        """Count one more (non-directory) member at ``path``; False when the path was seen before.
+
+        A repeated path is refused as a whole: no copy is used, and one message (see
+        :meth:`finish`) names it with its number of occurrences."""
+        first = self.seen.get(path)
+        if first is None:
+            self.seen[path] = raw
+            return True
+        dup = self.dups.get(path)
+        if dup is None:
+            dup = self.dups[path] = [1, []]
+        dup[0] += 1
+        if raw != first and raw not in dup[1] and len(dup[1]) < 3:
+            dup[1].append(raw)
+        return False
 
     def _claim(self, raw: str, path: str) -> bool:
         if path in self.files or path in self.dirs or path in self.rejected or path in self.oversized:
@@ -261,21 +403,29 @@ class _Reader:
                 self.over_budget()
 
     def finish(self) -> None:
-        """Reject files that also serve as a directory of other members."""
-        parents = set()
-        for p in list(self.files) + list(self.dirs):
-            parts = p.split("/")
-            parents.update("/".join(parts[:i]) for i in range(1, len(parts)))
-        for p in sorted(parents & (set(self.files) | set(self.oversized))):
-            self.reject(self.names.get(p, p), p, "is both a file and a directory")
-            self.oversized.pop(p, None)
+        """Refuse repeated paths, then files that also serve as a directory of other members."""
+        for path, (count, others) in self.dups.items():
+            raw = self.seen[path]
+            also = f" (also as {', '.join(_q(o) for o in others)})" if others else ""
+            self.errors.append(f"{self.where(raw)} appears {count} times{also}: duplicate member "
+                               f"(the same path may appear only once)")
+            self.rejected[path] = f"duplicate member (it appears {count} times in the archive)"
+            self.files.pop(path, None)
+            self.oversized.pop(path, None)
+        # p is a directory of other members when some member's path starts with p + "/".
+        everything = sorted([*self.files, *self.dirs])
+        for p in sorted([*self.files, *self.oversized]):
+            i = bisect_left(everything, p + "/")
+            if i < len(everything) and everything[i].startswith(p + "/"):
+                self.reject(self.names.get(p, p), p, "is both a file and a directory")
+                self.oversized.pop(p, None)
 
     def strip_single_folder(self) -> None:
         """Accept an archive whose members all sit under one folder holding manifest.json."""
         if MANIFEST in self.files or MANIFEST in self.rejected or MANIFEST in self.oversized:
             return
         every = set(self.files) | self.dirs | set(self.rejected) | set(self.oversized)
-        tops = {p.split("/")[0] for p in every} - {"__MACOSX"}
+        tops = {p.split("/", 1)[0] for p in every} - {"__MACOSX"}
         if len(tops) != 1:
             return
         top = tops.pop()
@@ -292,13 +442,103 @@ class _Reader:
         self.names = strip(self.names)
         self.dirs = {p[len(prefix):] for p in self.dirs if p.startswith(prefix)}
 
+    # ----------------------------------------------------------------- per-file work, done once
+
+    def text(self, path: str) -> _Text:
+        """The file at ``path`` (which must be in ``files``) decoded and hashed, once."""
+        t = self.texts.get(path)
+        if t is None:
+            self.tick()
+            data = self.files[path]
+            text, problem = _decode_utf8(data)
+            t = self.texts[path] = _Text(text, problem, hashlib.sha256(data).hexdigest(), len(data))
+        return t
+
+    def check(self, fmt: str, checker: Any, t: _Text) -> list[str]:
+        """``checker.check(text)`` for this format and content, run once."""
+        key = (fmt, t.digest)
+        problems = self.checks.get(key)
+        if problems is None:
+            self.tick()
+            self.spend(t.size)
+            try:
+                problems = [str(p) for p in checker.check(t.text)]
+            except Exception as e:  # a checker bug must not hide the other problems
+                problems = [f"internal error while checking format {fmt!r}: {type(e).__name__}: {e}"]
+            self.checks[key] = problems
+            self.tick()
+        return problems
+
+    def trace(self, t: _Text) -> tuple[list[dict] | None, list[str]]:
+        """The trace at this content parsed (records, problems), once."""
+        got = self.traces.get(t.digest)
+        if got is None:
+            self.tick()
+            self.spend(t.size)
+            try:
+                got = (parse_trace(t.text, max_bytes=self.limits.max_trace_bytes), [])
+            except TraceError as e:
+                got = (None, list(e.errors))
+            self.traces[t.digest] = got
+            self.tick()
+        return got
+
+
+_CD_SIG = b"PK\x01\x02"  # a zip central-directory record
+_EOCD_SIG = b"PK\x05\x06"  # a zip end-of-central-directory record
+
+
+def _zip_directory_records(data: bytes, r: _Reader) -> int | None:
+    """How many records zipfile would read from the central directory, counted without building
+    them; None when the directory cannot be found (zipfile then reports the damage).
+
+    ``zipfile.ZipFile`` parses the whole directory up front, one Python object per record: a 20
+    MiB archive of empty members holds over 400,000 of them. Every record starts with its
+    signature, so when the signature occurs at most ``max_members`` times nothing is walked."""
+    cap = r.limits.max_members
+    if data.count(_CD_SIG) <= cap:
+        return None
+    # Find the directory the way zipfile does (zipfile._EndRecData: the end record last in the
+    # file, else the last signature in the final 64 KiB + 22 bytes; then a zip64 record).
+    if len(data) >= 22 and data[-22:-18] == _EOCD_SIG and data[-2:] == b"\0\0":
+        pos = len(data) - 22
+    else:
+        pos = data.rfind(_EOCD_SIG, max(0, len(data) - (1 << 16) - 22))
+        if pos < 0 or pos + 22 > len(data):
+            return None
+    size_cd, offset_cd = struct.unpack_from("<II", data, pos + 12)
+    location = pos
+    loc = pos - 20
+    if loc >= 56 and data[loc:loc + 4] == b"PK\x06\x07":
+        rec = loc - 56
+        if data[rec:rec + 4] == b"PK\x06\x06":  # zipfile assumes no zip64 extensible data
+            size_cd, offset_cd = struct.unpack_from("<QQ", data, rec + 40)
+            location = rec
+    start = location - size_cd  # zipfile's offset_cd + concat
+    if start < 0:
+        return None
+    end = min(start + size_cd, len(data))
+    n, at = 0, start
+    while at < end:
+        if data[at:at + 4] != _CD_SIG or at + 46 > end:
+            break
+        name_len, extra_len, comment_len = struct.unpack_from("<HHH", data, at + 28)
+        at += 46 + name_len + extra_len + comment_len
+        n += 1
+        if n % 4096 == 0:
+            r.tick()
+    return n
+
 
 def _read_zip(data: bytes, r: _Reader) -> None:
     lim = r.limits
+    records = _zip_directory_records(data, r)
+    if records is not None and records > lim.max_members:
+        r.fatal(f"archive has {records} members; the limit is {lim.max_members}")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as e:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, struct.error) as e:
         r.fatal(f"archive: not a valid zip archive ({e})")
     if len(infos) > lim.max_members:
         r.fatal(f"archive has {len(infos)} members; the limit is {lim.max_members}")
@@ -312,14 +552,17 @@ def _read_zip(data: bytes, r: _Reader) -> None:
             continue
         mode = (info.external_attr >> 16) & 0xFFFF
         ftype = stat.S_IFMT(mode)
+        special = stat.S_ISLNK(mode) or (ftype and ftype not in (stat.S_IFREG, stat.S_IFDIR))
+        if not special and (info.is_dir() or ftype == stat.S_IFDIR):
+            r.add_dir(raw, path)
+            continue
+        if path and not r.first(raw, path):
+            continue  # a repeated path: refused in finish(), no copy is read
         if stat.S_ISLNK(mode):
             r.reject(raw, path, "symbolic links are not allowed")
             continue
         if ftype and ftype not in (stat.S_IFREG, stat.S_IFDIR):
             r.reject(raw, path, "special files (devices, FIFOs, sockets) are not allowed")
-            continue
-        if info.is_dir() or ftype == stat.S_IFDIR:
-            r.add_dir(raw, path)
             continue
         if not path:
             r.reject(raw, None, "a file member needs a name")
@@ -336,6 +579,7 @@ def _read_zip(data: bytes, r: _Reader) -> None:
             r.add_oversized(raw, path, info.file_size)
             continue
         to_read.append((info, path))
+    to_read = [(info, path) for info, path in to_read if path not in r.dups]
 
     declared = sum(i.file_size for i, _ in to_read)
     if declared > lim.max_total_uncompressed_bytes:
@@ -353,9 +597,9 @@ def _read_zip(data: bytes, r: _Reader) -> None:
         cap = min(r.read_cap, budget, ratio_cap)
         try:
             with zf.open(info) as f:
-                content = _read_capped(f, cap)
+                content = _read_capped(f, cap, r.tick)
         except (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError, RuntimeError,
-                ValueError) as e:
+                ValueError, struct.error) as e:
             r.reject(raw, path, f"cannot be read: corrupt or unsupported data ({e})")
             continue
         if content is None:
@@ -374,48 +618,67 @@ def _read_zip(data: bytes, r: _Reader) -> None:
         r.add_file(raw, path, content)
 
 
-def _gunzip_capped(data: bytes, r: _Reader) -> bytes:
-    lim = r.limits
-    # A tar holds headers and padding besides file data; leave room for them.
-    total_cap = lim.max_total_uncompressed_bytes + (lim.max_members + 4) * 2048 + 20 * 512
-    ratio_cap = max(RATIO_FLOOR_BYTES, int(lim.max_compression_ratio * len(data)))
-    cap = min(total_cap, ratio_cap)
-    out = bytearray()
-    rest = data
-    try:
-        while rest:
-            d = zlib.decompressobj(wbits=31)
-            pending = rest
-            while True:
-                chunk = d.decompress(pending, cap + 1 - len(out))
-                out += chunk
-                if len(out) > cap:
-                    if cap == ratio_cap:
-                        r.fatal(f"archive expands to more than {_size(cap)} (ratio over "
-                                f"{_ratio(lim.max_compression_ratio)}): looks like a gzip bomb; the limit "
-                                f"is {_ratio(lim.max_compression_ratio)}")
-                    r.fatal(f"archive expands to more than {_limit(lim.max_total_uncompressed_bytes)}; "
-                            f"the limit is {_limit(lim.max_total_uncompressed_bytes)}")
-                pending = d.unconsumed_tail
-                if d.eof:
-                    rest = d.unused_data
-                    break
-                if not pending and not chunk:
+class _Gunzip(io.RawIOBase):
+    """The decompressed bytes of gzip data (members concatenated), produced as they are read,
+    never more than the caps allow: the whole tar is never held in memory."""
+
+    def __init__(self, data: bytes, r: _Reader):
+        lim = r.limits
+        self.r = r
+        # A tar holds headers and padding besides file data; leave room for them.
+        total_cap = lim.max_total_uncompressed_bytes + (lim.max_members + 4) * 2048 + 20 * 512
+        self.ratio_cap = max(RATIO_FLOOR_BYTES, int(lim.max_compression_ratio * len(data)))
+        self.cap = min(total_cap, self.ratio_cap)
+        self.produced = 0
+        self.d = zlib.decompressobj(wbits=31)
+        self.pending = data
+        self.done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        r, lim = self.r, self.r.limits
+        if not len(b):
+            return 0
+        r.tick()
+        try:
+            while not self.done:
+                chunk = self.d.decompress(self.pending, min(len(b), _CHUNK))
+                self.pending = self.d.unconsumed_tail
+                if chunk:
+                    self.produced += len(chunk)
+                    if self.produced > self.cap:
+                        if self.cap == self.ratio_cap:
+                            r.fatal(f"archive expands to more than {_size(self.cap)} (ratio over "
+                                    f"{_ratio(lim.max_compression_ratio)}): looks like a gzip bomb; the "
+                                    f"limit is {_ratio(lim.max_compression_ratio)}")
+                        r.fatal(f"archive expands to more than {_limit(lim.max_total_uncompressed_bytes)}; "
+                                f"the limit is {_limit(lim.max_total_uncompressed_bytes)}")
+                    b[:len(chunk)] = chunk
+                    return len(chunk)
+                if self.d.eof:
+                    rest = self.d.unused_data
+                    if not rest.strip(b"\0"):  # trailing zero padding, as gzip itself allows
+                        self.done = True
+                        break
+                    self.d = zlib.decompressobj(wbits=31)
+                    self.pending = rest
+                elif not self.pending:
                     r.fatal("archive: the gzip data is truncated")
-            if not rest.strip(b"\0"):  # trailing zero padding, as gzip itself allows
-                break
-    except zlib.error as e:
-        r.fatal(f"archive: not valid gzip data ({e})")
-    return bytes(out)
+        except zlib.error as e:
+            r.fatal(f"archive: not valid gzip data ({e})")
+        return 0
 
 
 def _read_tgz(data: bytes, r: _Reader) -> None:
     if data[:2] != b"\x1f\x8b":
         r.fatal("archive: not gzip-compressed (a .tar.gz/.tgz bundle must be a gzip-compressed tar)")
-    raw_tar = _gunzip_capped(data, r)
+    stream = _Gunzip(data, r)
     try:
-        tf = tarfile.open(fileobj=io.BytesIO(raw_tar), mode="r:")
-    except tarfile.TarError as e:
+        # Stream mode ("r|"): members are read in order, each member's data once.
+        tf = tarfile.open(fileobj=stream, mode="r|")
+    except (tarfile.TarError, EOFError, ValueError, UnicodeError) as e:
         r.fatal(f"archive: not a valid tar archive ({e})")
     count = 0
     while True:
@@ -432,6 +695,11 @@ def _read_tgz(data: bytes, r: _Reader) -> None:
         path = r.name(raw)
         if path is None:
             continue
+        if m.isdir():
+            r.add_dir(raw, path)
+            continue
+        if path and not r.first(raw, path):
+            continue  # a repeated path: refused in finish(), no further copy is read
         if m.issym():
             r.reject(raw, path, "symbolic links are not allowed")
         elif m.islnk():
@@ -442,8 +710,6 @@ def _read_tgz(data: bytes, r: _Reader) -> None:
             r.reject(raw, path, "FIFOs are not allowed")
         elif m.issparse():
             r.reject(raw, path, "sparse files are not allowed")
-        elif m.isdir():
-            r.add_dir(raw, path)
         elif not m.isreg():
             r.reject(raw, path, f"unsupported member type {m.type!r}: only regular files and directories are allowed")
         elif not path:
@@ -454,7 +720,7 @@ def _read_tgz(data: bytes, r: _Reader) -> None:
             cap = min(r.read_cap, r.budget())
             try:
                 f = tf.extractfile(m)
-                content = _read_capped(f, cap) if f is not None else None
+                content = _read_capped(f, cap, r.tick) if f is not None else None
             except (tarfile.TarError, OSError, EOFError, ValueError) as e:
                 r.reject(raw, path, f"cannot be read: corrupt data ({e})")
                 continue
@@ -467,6 +733,10 @@ def _read_tgz(data: bytes, r: _Reader) -> None:
                     r.over_budget()
             else:
                 r.add_file(raw, path, content)
+    # The rest of the gzip data (past the tar's end) is still checked: trailing garbage or a bad
+    # checksum is reported as before, within the same caps.
+    while stream.read(_CHUNK):
+        pass
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -476,15 +746,18 @@ def _read_dir(root: str, r: _Reader) -> None:
     stack = [("", root)]
     while stack:
         rel, here = stack.pop()
+        found = []
         try:
             with os.scandir(here) as it:
-                found = sorted(it, key=lambda de: de.name)
+                for de in it:  # counted while listing: a directory of a million files stops early
+                    r.count_member()
+                    found.append(de)
         except OSError as e:
             r.errors.append(f"{r.where(rel or '.')}: cannot list directory ({e.strerror})")
             continue
+        found.sort(key=lambda de: de.name)
         for de in found:
             raw = f"{rel}/{de.name}" if rel else de.name
-            r.count_member()
             path = r.name(raw)
             if path is None:
                 continue
@@ -508,7 +781,7 @@ def _read_dir(root: str, r: _Reader) -> None:
                     if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                         r.reject(raw, path, "not a regular file")
                         continue
-                    content = _read_capped(f, cap)
+                    content = _read_capped(f, cap, r.tick)
             except OSError as e:
                 r.reject(raw, path, f"cannot be read ({e.strerror or e})")
                 continue
@@ -531,18 +804,18 @@ def _dir_digest(files: Mapping[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def _open(path: str, limits: Limits) -> tuple[_Reader, str]:
+def _open(path: str, limits: Limits, started: float) -> tuple[_Reader, str]:
     """Read every member of the bundle at ``path``; return the reader and the bundle's sha256."""
     shown = repr(path)
     if os.path.isdir(path):
         if os.path.islink(path):
             raise BundleError(f"bundle {shown}: symbolic links are not allowed")
-        r = _Reader(limits, "bundle path")
+        r = _Reader(limits, "bundle path", started)
         try:
             _read_dir(path, r)
             r.finish()
         except _Fatal:
-            raise BundleError(r.errors) from None
+            raise _error(r.errors) from None
         return r, _dir_digest(r.files)
 
     if not os.path.exists(path):
@@ -566,12 +839,12 @@ def _open(path: str, limits: Limits) -> tuple[_Reader, str]:
     if data is None:
         raise BundleError(f"archive is more than {_limit(limits.max_archive_bytes)}; "
                           f"the limit is {_limit(limits.max_archive_bytes)}")
-    r = _Reader(limits, "archive member")
+    r = _Reader(limits, "archive member", started)
     try:
         reader(data, r)
         r.finish()
     except _Fatal:
-        raise BundleError(r.errors) from None
+        raise _error(r.errors) from None
     r.strip_single_folder()
     return r, hashlib.sha256(data).hexdigest()
 
@@ -608,6 +881,7 @@ def _parse_manifest(r: _Reader, errors: list[str]) -> Any:
                     f"a single top-level folder that contains it)")
         errors.append(f"{MANIFEST} is missing from the bundle root{hint}")
         return None
+    r.tick()
     text, problem = _decode_utf8(r.files[MANIFEST])
     if problem:
         errors.append(f"{MANIFEST}: {problem}")
@@ -646,9 +920,19 @@ def load_bundle(
     if workload_exists is None:
         workload_exists = _suite_workload_exists
 
-    r, digest = _open(os.fspath(path), limits)
+    started = time.monotonic()
+    r, digest = _open(os.fspath(path), limits, started)
+    try:
+        return _load(r, digest, formats, workload_exists)
+    except _Fatal:
+        raise _error(r.errors) from None
+
+
+def _load(r: _Reader, digest: str, formats: Mapping[str, Any], workload_exists: Callable[[str], bool]) -> Bundle:
+    limits = r.limits
     errors = r.errors
     doc = _parse_manifest(r, errors)
+    r.tick()
     if doc is None:
         raise _error(errors)
     if not isinstance(doc, dict):
@@ -658,20 +942,20 @@ def load_bundle(
     where = MANIFEST
     for key in doc:
         if key not in MANIFEST_KEYS:
-            errors.append(f"{where}: unknown key {key!r} (allowed: {', '.join(MANIFEST_KEYS)})")
+            errors.append(f"{where}: unknown key {_q(key)} (allowed: {', '.join(MANIFEST_KEYS)})")
 
     schema = doc.get("schema")
     if "schema" not in doc:
         errors.append(f"{where}: missing 'schema' (expected {SCHEMA!r})")
     elif schema != SCHEMA:
-        shown = repr(schema) if isinstance(schema, str) else _kind(schema)
+        shown = _q(schema) if isinstance(schema, str) else _kind(schema)
         errors.append(f"{where}: unsupported schema {shown}; expected {SCHEMA!r}")
 
     name = doc.get("name")
     if "name" not in doc:
         errors.append(f"{where}: missing 'name'")
     elif not isinstance(name, str) or not NAME_RE.fullmatch(name):
-        shown = repr(name) if isinstance(name, str) else _kind(name)
+        shown = _q(name) if isinstance(name, str) else _kind(name)
         errors.append(f"{where}: 'name' must be 1-64 characters of A-Z a-z 0-9 . _ -, got {shown}")
 
     description = doc.get("description", "")
@@ -700,9 +984,11 @@ def load_bundle(
     known_workloads: dict[str, bool] = {}
     file_refs: set[str] = set()
     for index, spec in enumerate(raw_entries, start=1):
+        r.tick()
         entry = _check_entry(index, spec, r, formats, workload_exists, known_workloads, seen, file_refs, errors)
         if entry is not None:
             entries.append(entry)
+    r.tick()
 
     # Files no entry references are allowed (a README, say) but still size-limited. When the
     # entries could not be read, which files are traces (with their larger limit) is unknown:
@@ -722,46 +1008,59 @@ def load_bundle(
 
 
 def _error(errors: list[str]) -> BundleError:
-    if len(errors) > MAX_REPORTED_ERRORS:
-        more = len(errors) - MAX_REPORTED_ERRORS
-        errors = errors[:MAX_REPORTED_ERRORS] + [f"... and {more} more problems"]
-    return BundleError(errors)
+    """The BundleError for ``errors``: at most MAX_REPORTED_ERRORS of them, then how many more
+    there were, then (always) the problem that stopped validation, if one did."""
+    dropped = getattr(errors, "dropped", 0)
+    last = getattr(errors, "last", None)
+    kept = list(errors)
+    if len(kept) > MAX_REPORTED_ERRORS:
+        dropped += len(kept) - MAX_REPORTED_ERRORS
+        kept = kept[:MAX_REPORTED_ERRORS]
+    if dropped:
+        kept.append(f"... and {dropped} more problems")
+    if last is not None:
+        kept.append(last)
+    return BundleError(kept)
 
 
 def _bundle_text(
     r: _Reader, raw: Any, what: str, label: str, limit: int, file_refs: set[str], errors: list[str]
-) -> tuple[str | None, str | None]:
-    """``(normalised path, text)`` of a file an entry names; text None (reported) when unusable."""
+) -> tuple[str | None, _Text | None]:
+    """``(normalised path, file)`` of a file an entry names; file None (reported) when unusable.
+
+    The file is decoded and hashed once however many entries name it (``_Reader.text``), and
+    every entry gets the same ``str``."""
     if not isinstance(raw, str):
         errors.append(f"{label}: {what!r} must be a string (a path inside the bundle), got {_kind(raw)}")
         return None, None
     path, problem = normalize_path(raw)
+    shown = _q(raw)
     if problem:
-        errors.append(f"{label}: {what} {raw!r} is not a valid path inside the bundle: {problem}")
+        errors.append(f"{label}: {what} {shown} is not a valid path inside the bundle: {problem}")
         return None, None
     if not path:
         errors.append(f"{label}: {what!r} must not be empty")
         return None, None
     file_refs.add(path)
     if path in r.rejected:
-        errors.append(f"{label}: {what} {raw!r} was rejected: {r.rejected[path]}")
+        errors.append(f"{label}: {what} {shown} was rejected: {r.rejected[path]}")
         return path, None
     if path in r.dirs:
-        errors.append(f"{label}: {what} {raw!r} is a directory, not a file")
+        errors.append(f"{label}: {what} {shown} is a directory, not a file")
         return path, None
     if path in r.oversized or (path in r.files and len(r.files[path]) > limit):
         size = r.oversized.get(path) if path in r.oversized else len(r.files[path])
-        shown = _size(size) if size is not None else f"more than {_limit(r.read_cap)}"
-        errors.append(f"{label}: {what} {raw!r} is {shown}; the limit is {_limit(limit)}")
+        size_shown = _size(size) if size is not None else f"more than {_limit(r.read_cap)}"
+        errors.append(f"{label}: {what} {shown} is {size_shown}; the limit is {_limit(limit)}")
         return path, None
     if path not in r.files:
-        errors.append(f"{label}: {what} {raw!r} is missing from the bundle")
+        errors.append(f"{label}: {what} {shown} is missing from the bundle")
         return path, None
-    text, problem = _decode_utf8(r.files[path])
-    if problem:
-        errors.append(f"{label}: {what} {raw!r} {problem}")
+    t = r.text(path)
+    if t.problem:
+        errors.append(f"{label}: {what} {shown} {t.problem}")
         return path, None
-    return path, text
+    return path, t
 
 
 def _check_entry(
@@ -773,19 +1072,19 @@ def _check_entry(
     known_workloads: dict[str, bool],
     seen: dict[tuple[str, str], int],
     file_refs: set[str],
-    errors: list[str],
+    errors: _Problems,
 ) -> Entry | None:
     if not isinstance(spec, dict):
         errors.append(f"entry {index}: must be a JSON object, got {_kind(spec)}")
         return None
-    n_before = len(errors)
+    n_before = errors.total
     workload, backend, fmt = spec.get("workload"), spec.get("backend"), spec.get("format")
     shown = [_show(v) for v in (workload, backend) if isinstance(v, str)]
     label = f"entry {index} ({', '.join(shown)})" if shown else f"entry {index}"
 
     for key in spec:
         if key not in ENTRY_KEYS:
-            errors.append(f"{label}: unknown key {key!r} (allowed: {', '.join(ENTRY_KEYS)})")
+            errors.append(f"{label}: unknown key {_q(key)} (allowed: {', '.join(ENTRY_KEYS)})")
     for key in ("workload", "backend", "format", "file"):
         if key not in spec:
             errors.append(f"{label}: missing {key!r}")
@@ -799,9 +1098,9 @@ def _check_entry(
             if workload not in known_workloads:
                 known_workloads[workload] = bool(workload_exists(workload))
             if not known_workloads[workload]:
-                errors.append(f"{label}: unknown workload {workload!r}")
+                errors.append(f"{label}: unknown workload {_q(workload)}")
     if isinstance(backend, str) and not BACKEND_RE.fullmatch(backend):
-        errors.append(f"{label}: unknown backend {backend!r} (expected 'cpu-llvm', 'opencl', 'cuda' or "
+        errors.append(f"{label}: unknown backend {_q(backend)} (expected 'cpu-llvm', 'opencl', 'cuda' or "
                       f"'rpc:<key>' with a key of 1-64 characters of A-Z a-z 0-9 . _ -)")
     if isinstance(workload, str) and isinstance(backend, str):
         first = seen.setdefault((workload, backend), index)
@@ -809,18 +1108,16 @@ def _check_entry(
             errors.append(f"{label}: duplicate of entry {first} (the same workload and backend)")
     if isinstance(fmt, str) and fmt not in formats:
         known = ", ".join(sorted(formats)) or "none"
-        errors.append(f"{label}: unknown format {fmt!r} (known: {known})")
+        errors.append(f"{label}: unknown format {_q(fmt)} (known: {known})")
 
     path, source = (None, None)
     if "file" in spec and isinstance(spec["file"], str):
         path, source = _bundle_text(r, spec["file"], "file", label, r.limits.max_file_bytes, file_refs, errors)
 
+    # The static check runs once per (format, file content); entries sharing a file share its
+    # result. It reads only the text, so neither the workload nor the launch is part of the key.
     if source is not None and isinstance(fmt, str) and fmt in formats:
-        try:
-            problems = list(formats[fmt].check(source))
-        except Exception as e:  # a checker bug must not hide the other problems
-            problems = [f"internal error while checking format {fmt!r}: {type(e).__name__}: {e}"]
-        errors.extend(f"{label}: {p}" for p in problems)
+        errors.extend(f"{label}: {p}" for p in r.check(fmt, formats[fmt], source))
 
     launch = spec.get("launch")
     if isinstance(fmt, str) and fmt in formats:
@@ -829,19 +1126,19 @@ def _check_entry(
             if launch is not None:
                 errors.append(f"{label}: 'launch' is only for raw-source formats, not {fmt!r}")
         else:
+            # Not cached: a launch object is part of this entry's manifest text, and checking it
+            # costs time in proportion to its size, so all launches cost at most a manifest's worth.
             errors.extend(f"{label}: launch: {p}" for p in check_launch(launch))
 
     trace = None
     raw_trace = spec.get("trace")
     if raw_trace is not None:
-        tpath, ttext = _bundle_text(r, raw_trace, "trace", label, r.limits.max_trace_bytes, file_refs, errors)
-        if ttext is not None:
-            try:
-                trace = parse_trace(ttext, max_bytes=r.limits.max_trace_bytes)
-            except TraceError as e:
-                errors.extend(f"{label}: trace {raw_trace!r}: {m}" for m in e.errors)
+        _, tfile = _bundle_text(r, raw_trace, "trace", label, r.limits.max_trace_bytes, file_refs, errors)
+        if tfile is not None:
+            trace, problems = r.trace(tfile)  # parsed once per content; entries share the records
+            errors.extend(f"{label}: trace {_q(raw_trace)}: {m}" for m in problems)
 
-    if len(errors) > n_before:
+    if errors.total > n_before:
         return None
-    return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path, source=source,
+    return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path, source=source.text,
                  trace=trace, launch=launch)

@@ -1,21 +1,24 @@
-"""The process that touches candidate code: ``python -m evaluator.harness.child STEP REQUEST``.
+"""The processes that touch candidate code: ``python -m evaluator.harness.child STEP SCRATCH``.
 
 ``build``: lower the submission onto the canonical IR and compile it (parsing TVMScript and
-applying schedules can hang or crash, so this never runs in the harness process).
-``run``: load the candidate, run the correctness sets, hand the outputs to the parent, and —
-only if the parent says the results are right — run the harness's interleaved timing loop.
+applying schedules can run submitted code, so this never runs in the harness process).
+``serve``: load one kernel (the candidate, or one baseline: each has its own process) and run
+it on command. The parent drives every sample — it writes the inputs, says ``run``, and reads the
+outputs from the arena itself — so nothing this process measures or says decides a score.
 
-Messages to the parent are JSON lines on the original stdout; the kernel's own prints are sent
-to stderr so they can never forge a message. Commands from the parent arrive on stdin.
+The request is the first line on stdin, commands follow on stdin; replies are JSON lines on the
+original stdout (the kernel's own prints go to stderr, so they cannot forge one). File names in
+messages are plain names inside SCRATCH, the working directory.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 import traceback
+
+from evaluator.harness import messages as m
 
 
 def _channel():
@@ -25,8 +28,8 @@ def _channel():
     return out
 
 
-def _send(chan, **msg) -> None:
-    chan.write(json.dumps(msg) + "\n")
+def _send(chan, msg: m.Message) -> None:
+    chan.write(msg.to_json() + "\n")
     chan.flush()
 
 
@@ -35,141 +38,125 @@ def _error_text(e: BaseException) -> str:
 
     # our own errors are already one clear sentence; TVM's carry a C++ backtrace to trim
     if isinstance(e, (ValueError, TypeError)) and "Traceback" not in str(e):
-        return str(e)[:2000]
-    return _tvm_message(e)
+        return str(e)[: m.MAX_ERROR]
+    return _tvm_message(e)[: m.MAX_ERROR]
 
 
-def build(req: dict, chan) -> None:
+def build(req: m.BuildRequest, chan) -> None:
     import tvm
 
     from evaluator.backends import get_backend
+    from evaluator.formats import FORMATS
     from evaluator.ir import lower
 
-    backend = get_backend(req["backend"])
-    with open(req["canonical"]) as f:
+    backend = get_backend(req.backend)
+    with open(req.canonical) as f:
         canonical = tvm.ir.load_json(f.read())
-    with open(req["source"], encoding="utf-8") as f:
+    with open(req.source, encoding="utf-8") as f:
         source = f.read()
-    from evaluator.formats import FORMATS
-
-    if FORMATS[req["format"]].raw:
+    tensors = [{"name": t.name, "shape": list(t.shape), "dtype": t.dtype, "role": t.role} for t in req.tensors]
+    if FORMATS[req.format].raw:
         t0 = time.perf_counter()
         try:
-            backend.build_source(req["format"], source, req["launch"], req["tensors"], req["artifact"])
+            backend.build_source(req.format, source, req.launch, tensors, req.artifact)
         except Exception as e:  # noqa: BLE001 - the submission's compile error
-            _send(chan, ok=False, stage="build", error=_error_text(e))
+            _send(chan, m.BuildReply(ok=False, stage="build", error=_error_text(e)))
             return
-        _send(chan, ok=True, lower_s=0.0, build_s=time.perf_counter() - t0, ir=source[:200_000])
+        _send(chan, m.BuildReply(ok=True, build_s=time.perf_counter() - t0, ir=source[: m.MAX_TEXT]))
         return
     t0 = time.perf_counter()
     try:
-        mod = lower.lower(req["format"], source, canonical, default_layers=backend.default_layers)
+        mod = lower.lower(req.format, source, canonical, default_layers=backend.default_layers)
     except Exception as e:  # noqa: BLE001 - every failure to lower is the submission's compile error
-        _send(chan, ok=False, stage="lower", error=str(e)[:4000])
+        _send(chan, m.BuildReply(ok=False, stage="lower", error=str(e)[: m.MAX_ERROR]))
         return
     t1 = time.perf_counter()
     try:
-        backend.build(mod, req["artifact"])
+        backend.build(mod, req.artifact)
     except Exception as e:  # noqa: BLE001
-        _send(chan, ok=False, stage="build", error=_error_text(e))
+        _send(chan, m.BuildReply(ok=False, stage="build", error=_error_text(e)))
         return
     t2 = time.perf_counter()
-    ir = mod.script()
-    _send(chan, ok=True, lower_s=t1 - t0, build_s=t2 - t1, ir=ir[:200_000])
+    _send(chan, m.BuildReply(ok=True, lower_s=t1 - t0, build_s=t2 - t1, ir=mod.script()[: m.MAX_TEXT]))
 
 
-def run(req: dict, chan) -> None:
-    import numpy as np
+class _Served:
+    """One loaded kernel and its tensors, one set per arena slot."""
 
-    from evaluator.backends import get_backend
-    from evaluator.harness import timing
+    def __init__(self, req: m.ServeRequest):
+        from evaluator.backends import get_backend
+        from evaluator.harness.arena import Arena
 
-    backend = get_backend(req["backend"])
-    graph = req["graph"]
-    # The baselines are loaded before any candidate code runs: a candidate that rewrites a
-    # baseline's file during its own calls changes nothing.
-    baseline = backend.load(req["baseline"], graph) if req.get("baseline") else None
-    tuned = backend.load(req["tuned"], graph) if req.get("tuned") else None
+        self.req = req
+        self.backend = get_backend(req.backend)
+        self.arena = Arena(list(req.inputs) + list(req.outputs), req.slots, fd=req.arena_fd)
+        n_in = len(req.inputs)
+        self.views = [[self.arena.view(s, i) for i in range(n_in + len(req.outputs))] for s in range(req.slots)]
+        self.host = self.backend.host_memory
+        if req.role == "vendor":
+            self.kernel = self.backend.vendor_kernel(req.vendor)
+            self.host = self.host or getattr(self.kernel, "host", False)
+            self.tensors = [v[:n_in] for v in self.views] if self.host else \
+                [[self.backend.tensor(a) for a in v[:n_in]] for v in self.views]
+            self.ins, self.outs = self.tensors, [[] for _ in self.views]
+        else:
+            self.kernel = self.backend.load(req.artifact, req.graph)
+            if getattr(self.kernel, "host", False):  # e.g. a C function: NumPy views, no TVM
+                self.host = True
+                self.tensors = self.views
+            else:
+                self.tensors = [[self.backend.wrap(a) if self.host else self.backend.tensor(a) for a in v]
+                                for v in self.views]
+            self.ins = [t[:n_in] for t in self.tensors]
+            self.outs = [t[n_in:] for t in self.tensors]
+
+    def run(self, slots: tuple[int, ...], number: int) -> None:
+        kernel, ins, outs, graph = self.kernel, self.ins, self.outs, self.req.graph
+        launch = kernel.launch
+        k = len(slots)
+        for i in range(number):
+            s = slots[i % k]
+            got = launch(ins[s], outs[s])
+            if graph:  # the VM returns fresh outputs: they land in the arena like any kernel's
+                for g, o in zip(got, outs[s]):
+                    if g is not o:
+                        g.copyto(o)
+        kernel.sync()
+
+    def load(self, slots) -> None:
+        if not self.host:
+            for s in slots:
+                for t, v in zip(self.tensors[s], self.views[s]):
+                    t.copyfrom(v)
+
+    def fetch(self, slots) -> None:
+        if not self.host:
+            n_in = len(self.req.inputs)
+            for s in slots:
+                for t, v in zip(self.tensors[s][n_in:], self.views[s][n_in:]):
+                    v[...] = t.numpy()
+
+
+def serve(req: m.ServeRequest, chan, commands) -> None:
     try:
-        kernel = backend.load(req["candidate"], graph)
-    except Exception as e:  # noqa: BLE001
-        _send(chan, phase="error", stage="load", error=_error_text(e))
+        served = _Served(req)
+    except Exception as e:  # noqa: BLE001 - a kernel that does not load is the submission's error
+        _send(chan, m.Ready(ok=False, stage="load", error=_error_text(e)))
         return
-    out_specs = req["outputs"]
-    for k, path in enumerate(req["inputs"]):
-        arrays = list(np.load(path).values())
-        for r in range(req["runs_per_seed"]):
-            ins = [backend.tensor(a) for a in arrays]
-            outs = [backend.tensor(_poison(o["shape"], o["dtype"], r)) for o in out_specs]
-            try:
-                got = kernel(ins, outs)
-                result = {f"out{i}": t.numpy() for i, t in enumerate(got)}
-            except Exception as e:  # noqa: BLE001
-                _send(chan, phase="error", stage="check", error=_error_text(e), seed_index=k, run=r)
-                return
-            # only inputs the kernel changed travel back (the parent names what changed): copies of
-            # every input for every run overflowed the scratch space for large tables
-            for i, (t, a) in enumerate(zip(ins, arrays)):
-                now = t.numpy()
-                if not np.array_equal(now, a, equal_nan=a.dtype.kind in "fc"):
-                    result[f"in{i}"] = now
-            path = os.path.join(req["outdir"], f"check_{k}_{r}.npz")
-            np.savez(path, **result)
-            # The digest leaves the process before the kernel runs again, so a later call
-            # cannot rewrite this file undetected.
-            _send(chan, phase="saved", file=os.path.basename(path), sha256=_digest(path))
-    _send(chan, phase="checked")
-    if sys.stdin.readline().strip() != "time":
-        return
-    arrays = list(np.load(req["inputs"][0]).values())
-    kernels = {"candidate": kernel}
-    if baseline is not None:
-        kernels["tvm-default"] = baseline
-    if tuned is not None:
-        kernels["tvm-tuned"] = tuned
-    # Candidate and baselines run on the same buffers: where a buffer lands (alignment, pages,
-    # 4 KiB aliasing between inputs and outputs) moved identical kernels' times by up to 15 %
-    # between runs when each had its own. Inputs are verified untouched after timing, so a
-    # candidate cannot slow the baseline down by rewriting them.
-    ins = [backend.tensor(a) for a in arrays]
-    outs = [backend.tensor(np.zeros(o["shape"], o["dtype"])) for o in out_specs]
-    calls = {name: (kern, ins, outs) for name, kern in kernels.items()}
-    vendor = None
-    vendor_timer = backend.vendor_timer(req["vendor"], arrays) if req.get("vendor") else None
-    if req.get("vendor") and vendor_timer is None:
-        # by pattern and shape, not by workload id: held-out workloads are not in the sandbox
-        from evaluator import suite
-        from evaluator.suite.base import Workload, WorkloadDef
-
-        pattern = next(p for p in suite.patterns() if p.id == req["vendor"]["pattern"])
-        vendor = WorkloadDef(pattern, Workload("vendor", req["vendor"]["params"])).vendor_call()
-    report = timing.interleaved(calls, vendor, [a.copy() for a in arrays], req["protocol"],
-                                vendor_timer=vendor_timer)
-    report["inputs_modified"] = [i for i, (t, a) in enumerate(zip(ins, arrays))
-                                 if not np.array_equal(t.numpy(), a, equal_nan=a.dtype.kind in "fc")]
-    # the candidate's outputs from its last single call on poisoned buffers, for the parent to check
-    path = os.path.join(req["outdir"], "after_timing.npz")
-    np.savez(path, **{f"out{i}": t.numpy() for i, t in enumerate(outs)})
-    report["after_timing"] = {"file": os.path.basename(path), "sha256": _digest(path)}
-    _send(chan, phase="timed", **report)
-
-
-def _digest(path: str) -> str:
-    import hashlib
-
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
-def _poison(shape, dtype, run: int):
-    import numpy as np
-
-    dt = np.dtype(dtype)
-    if np.issubdtype(dt, np.floating):
-        return np.full(shape, np.nan, dt)
-    # Two different sentinels: an output the kernel never writes then differs between runs.
-    info = np.iinfo(dt)
-    return np.full(shape, info.min if run == 0 else info.max, dt)
+    _send(chan, m.Ready(ok=True))
+    for line in commands:
+        cmd = m.Command.from_json(line)
+        if cmd.op == "stop":
+            return
+        if any(not 0 <= s < req.slots for s in cmd.slots):
+            raise m.ProtocolError("Command.slots: out of range")
+        t0 = time.perf_counter()
+        try:
+            getattr(served, cmd.op)(*((cmd.slots, cmd.number) if cmd.op == "run" else (cmd.slots,)))
+        except Exception as e:  # noqa: BLE001 - the kernel failed while called
+            _send(chan, m.Done(op=cmd.op, ok=False, error=_error_text(e)))
+            return
+        _send(chan, m.Done(op=cmd.op, child_s=time.perf_counter() - t0))
 
 
 def _die_with_parent() -> None:
@@ -187,19 +174,25 @@ def _die_with_parent() -> None:
 
 
 def main(argv: list[str]) -> int:
-    step, request_path = argv
+    step, scratch = argv
     from evaluator.sandbox import apply_rlimits_from_env
 
     apply_rlimits_from_env()
     if "EKB_PARENT_PID" in os.environ:  # outside a sandbox (bwrap --die-with-parent does it there)
         _die_with_parent()
+    os.chdir(scratch)
     chan = _channel()
-    with open(request_path) as f:
-        req = json.load(f)
+    commands = iter(sys.stdin.readline, "")
     try:
-        {"build": build, "run": run}[step](req, chan)
+        first = next(commands, "")
+        if step == "build":
+            build(m.BuildRequest.from_json(first), chan)
+        elif step == "serve":
+            serve(m.ServeRequest.from_json(first), chan, commands)
+        else:
+            raise m.ProtocolError(f"unknown step {step!r}")
     except Exception:  # noqa: BLE001 - report, never hang the parent
-        _send(chan, phase="error", ok=False, stage=step, error=traceback.format_exc(limit=3)[-2000:])
+        _send(chan, m.Done(op="error", ok=False, error=traceback.format_exc(limit=3)[-m.MAX_ERROR:]))
         return 1
     return 0
 

@@ -1,13 +1,13 @@
 """Runs one step of the child (``evaluator.harness.child``) with a wall-clock limit.
 
 The child is a new session so that a timeout kills its whole process group (a kernel that
-forks cannot outlive the step). The sandbox later wraps this command; the harness does not
-change.
+forks cannot outlive the step). Its request is the first line on its stdin and every reply is a
+typed message (``harness.messages``) read with a size limit and a deadline: a step that floods,
+stalls or sends garbage ends with a reason, never with the evaluating process stuck or crashed.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import selectors
 import signal
@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from evaluator.harness import messages as m
+
 _ROOT = str(Path(__file__).resolve().parents[2])
 
 
@@ -25,8 +27,8 @@ class StepTimeout(Exception):
 
 
 class StepCrashed(Exception):
-    """The child died without answering; ``str()`` is the short reason, ``output`` its last
-    stderr lines (kept in the record's detail, not in the reason)."""
+    """The child died without answering or broke the protocol; ``str()`` is the short reason,
+    ``output`` its last stderr lines (kept in the record's detail, not in the reason)."""
 
     def __init__(self, reason: str, output: str = ""):
         super().__init__(reason)
@@ -40,19 +42,21 @@ _SIGNALS = {
     signal.SIGILL: "illegal instruction",
     signal.SIGABRT: "aborted",
     signal.SIGKILL: "killed, e.g. out of memory",
+    signal.SIGSYS: "a forbidden system call",
 }
 
 
 class ChildProcess:
-    def __init__(self, step: str, request: dict, scratch: Path, env: dict | None = None, sandbox=None):
+    def __init__(self, step: str, request: m.Message, scratch: Path, env: dict | None = None, sandbox=None,
+                 pass_fds: tuple[int, ...] = ()):
+        from evaluator.sandbox import child_environment
+
         self.scratch = scratch
-        req_path = scratch / f"{step}-request.json"
-        req_path.write_text(json.dumps(request))
         # stderr stays outside the scratch directory: the step cannot rewrite what it said
         self._stderr = tempfile.TemporaryFile()
         # -P: the working directory never lands on sys.path, so files a previous step wrote
         # cannot shadow the harness's modules; -s: no user site-packages.
-        argv = [sys.executable, "-P", "-s", "-m", "evaluator.harness.child", step, str(req_path)]
+        argv = [sys.executable, "-P", "-s", "-m", "evaluator.harness.child", step, str(scratch)]
         self.group = None
         self.usage = None
         self._closed = False
@@ -61,26 +65,29 @@ class ChildProcess:
             cmd, fd = sandbox.command(argv, scratch, dict(env or {}), self.group)
             try:
                 self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=self._stderr, cwd="/", pass_fds=[fd],
+                                             stderr=self._stderr, cwd="/", pass_fds=[fd, *pass_fds],
                                              env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
             finally:
                 os.close(fd)
         else:
-            full_env = {k: v for k, v in os.environ.items() if not k.startswith("EKB_SECRET")}
-            full_env["PYTHONPATH"] = _ROOT + os.pathsep + full_env.get("PYTHONPATH", "")
-            full_env.update(env or {})
-            full_env["EKB_PARENT_PID"] = str(os.getpid())
+            full_env = child_environment({"PYTHONPATH": _ROOT, **(env or {}),
+                                          "EKB_PARENT_PID": str(os.getpid())})
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._stderr, cwd=scratch, env=full_env,
-                                         start_new_session=True)
+                                         pass_fds=list(pass_fds), start_new_session=True)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ)
         self._buf = b""
+        self.arrived_ns = 0
+        self.send(request.to_json())
 
-    def read(self, timeout: float) -> dict:
-        """The child's next message; raises StepTimeout or StepCrashed."""
+    def read(self, cls: type[m.Message], timeout: float, limit: int = m.MAX_LINE_BYTES) -> m.Message:
+        """The child's next message, parsed as ``cls``; raises StepTimeout or StepCrashed."""
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buf:
+            if len(self._buf) > limit:
+                self.kill()
+                raise StepCrashed(f"sent a message over the {limit >> 10} KiB limit", self.stderr_tail())
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
@@ -92,14 +99,30 @@ class ChildProcess:
                 self.proc.wait()
                 raise StepCrashed(self._describe_exit(), self.stderr_tail())
             self._buf += chunk
+        # when the answer arrived, before any parsing: what a timed sample ends at
+        self.arrived_ns = time.perf_counter_ns()
         line, self._buf = self._buf.split(b"\n", 1)
-        return json.loads(line)
+        if len(line) > limit:
+            self.kill()
+            raise StepCrashed(f"sent a message over the {limit >> 10} KiB limit", self.stderr_tail())
+        try:
+            return cls.from_json(line)
+        except m.ProtocolError as e:
+            # a step that reports its own failure does so with an error message of its own kind
+            try:
+                err = m.Done.from_json(line)
+            except m.ProtocolError:
+                err = None
+            self.kill()
+            if err is not None and not err.ok:
+                raise StepCrashed(f"failed: {err.error}", self.stderr_tail()) from None
+            raise StepCrashed(f"broke the step protocol: {e}", self.stderr_tail()) from None
 
     def send(self, line: str) -> None:
         try:
             self.proc.stdin.write(line.encode() + b"\n")
             self.proc.stdin.flush()
-        except BrokenPipeError:
+        except (BrokenPipeError, ValueError):
             pass
 
     @property
@@ -134,6 +157,10 @@ class ChildProcess:
         except (OSError, ValueError):
             return ""
         return data.decode("utf-8", "replace").strip()
+
+    def cpu_s(self) -> float | None:
+        """CPU seconds the step's processes have used so far (its cgroup), or None unsandboxed."""
+        return self.group.cpu_s() if self.group is not None else None
 
     def kill(self) -> None:
         if self.group is not None:

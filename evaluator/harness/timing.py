@@ -1,57 +1,182 @@
-"""The harness's timing loop: warm-up, calibrated batches, interleaved rounds, early stop.
+"""Checking and timing, driven from the evaluating process: the clock, the inputs and the
+verdict never live in a process that runs submitted code.
 
-Candidate and baselines are timed in the same process, round-robin with a rotating order, so a
-burst of machine noise hits all of them alike. Speedups are paired: each round gives one
-baseline/candidate ratio from samples taken back to back, and the reported speedup is the median
-of those ratios, so load that drifts between rounds cancels instead of widening the spread. The
-loop stops when every ratio's (or, with no candidate, every kernel's) relative standard error is
-under the target or the budget is spent.
+Each kernel (the candidate, ``tvm-default``, ``tvm-tuned``, the vendor call) is served by its own
+sandboxed process (``harness.child serve``) over its own arena (``harness.arena``). A sample is:
+
+1. the parent writes fresh inputs into every slot the batch will use (windows of a random pool
+   drawn from secret seeds, so no timed input was ever a checked one and no two calls see the
+   same bytes) and poisons the outputs;
+2. ``run`` — call i on slot i, so a batch never repeats an input: memoising, skipping work when
+   the output is already there and call counting gain nothing;
+3. ``done`` — the sample is the time the *parent* saw between sending ``run`` and reading
+   ``done``, minus the round trip a trusted baseline process needs for an empty command.
+
+Rounds interleave the kernels in a rotating order (a burst of noise hits them alike) and the
+speedup is the median of the paired per-round ratios, with a distribution-free 95 % confidence
+interval. In rounds the child cannot predict, the parent reads two slots' outputs the moment
+``done`` arrives and again after the other kernels' samples, and checks them against references
+computed here: work left to threads, deferred to later or skipped fails with a reason. The step's
+own clock and its CPU use while idle (its cgroup's CPU time outside the commands) are recorded and
+compared; disagreement makes the result ``suspect``, not faster.
 """
 
 from __future__ import annotations
 
+import math
+import secrets
 import statistics
 import time
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+import numpy as np
+
+from evaluator.harness import messages as m
+from evaluator.harness.arena import Arena
+from evaluator.harness.process import ChildProcess, StepCrashed
+
+ARENA_BYTES = 24 << 20  # slots per kernel process: as many as fit, at most MAX_SLOTS
+MAX_SLOTS = 1024
+POOL_EXTRA = 1 << 14  # elements (rows for permutations) beyond a tensor's size: window offsets
+CHECK_SLOTS = 2  # outputs read back per checked round: one at random and the batch's last call
+FORCED_CHECKS = 2  # checked rounds among the first ``min_rounds``, chosen at random
+CHECK_PROBABILITY = 0.05  # each later round
 
 
-def _vendor_timer(fn: Callable, arrays: list, number: int) -> Callable[[], float]:
-    def run() -> float:
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn(*arrays)
-        return (time.perf_counter() - t0) / number
-
-    return run
+class KernelFailed(Exception):
+    """The kernel raised while being called; ``str()`` is its error."""
 
 
-def _calibrate(make: Callable[[int], Callable[[], float]], proto: dict) -> tuple[int, Callable[[], float]]:
-    number = 1
-    while True:
-        timer = make(number)
-        per_call = timer()
-        if per_call * number >= proto["min_sample_s"] or number >= proto["max_number"]:
-            return number, timer
-        want = proto["min_sample_s"] / max(per_call, 1e-9)
-        number = min(proto["max_number"], max(number * 2, int(want * 1.2) + 1))
+@dataclass
+class Server:
+    """The parent's handle on one kernel process."""
+
+    role: str
+    child: ChildProcess
+    arena: Arena
+    n_inputs: int
+    device_copies: bool  # the backend keeps tensors on a device: load/fetch move them
+    checked: bool = True  # outputs land in the arena and are checked (not the vendor call)
+    busy_cpu_s: float = 0.0
+    first_cpu_s: float | None = None
+    last_cpu_s: float | None = None
+
+    def command(self, op: str, slots: Sequence[int] = (), number: int = 0, timeout: float = 60.0) -> tuple[float, m.Done]:
+        line = m.Command(op=op, slots=tuple(slots), number=number).to_json()
+        c0 = self.child.cpu_s()
+        t0 = time.perf_counter_ns()
+        self.child.send(line)
+        done = self.child.read(m.Done, timeout)
+        t1 = self.child.arrived_ns
+        c1 = self.child.cpu_s()
+        if c0 is not None and c1 is not None:
+            self.busy_cpu_s += c1 - c0
+            self.first_cpu_s = c0 if self.first_cpu_s is None else self.first_cpu_s
+            self.last_cpu_s = c1
+        if done.op != op:
+            raise StepCrashed(f"answered {done.op!r} to {op!r}")
+        if not done.ok:
+            raise KernelFailed(done.error)
+        return (t1 - t0) * 1e-9, done
+
+    def idle_cpu_s(self) -> float | None:
+        if self.first_cpu_s is None:
+            return None
+        return max(0.0, (self.last_cpu_s - self.first_cpu_s) - self.busy_cpu_s)
+
+    # --- the arena, written and read by the parent only ---------------------------------------
+    def inputs(self, slot: int) -> list[np.ndarray]:
+        return [self.arena.view(slot, i) for i in range(self.n_inputs)]
+
+    def outputs(self, slot: int) -> list[np.ndarray]:
+        return [self.arena.view(slot, i) for i in range(self.n_inputs, len(self.arena.specs))]
+
+    def poison(self, slot: int, run: int = 0) -> None:
+        for o in self.outputs(slot):
+            o[...] = poison_value(o.dtype, run)
+
+
+def poison_value(dtype, run: int):
+    dt = np.dtype(dtype)
+    if dt.kind in "fc":
+        return np.nan
+    if dt.kind == "b":
+        return run % 2 == 0
+    # two different sentinels: an output the kernel never writes then differs between runs
+    info = np.iinfo(dt)
+    return info.min if run % 2 == 0 else info.max
+
+
+def slots_for(slot_bytes: int) -> int:
+    return max(1, min(MAX_SLOTS, ARENA_BYTES // max(slot_bytes, 1)))
+
+
+# --- fresh inputs ------------------------------------------------------------------------------
+
+class InputPool:
+    """Fresh inputs for the timed phase: per input tensor, one long random array drawn (with the
+    tensor's own distribution) from a seed nobody else knows; a slot gets a window of it at a
+    random offset. Cheap (a copy per slot) and never equal to a checked input set."""
+
+    def __init__(self, tensors: Sequence, draw: Callable, rng: np.random.Generator):
+        self.tensors = list(tensors)
+        self.pools, self.unit = [], []
+        for t in self.tensors:
+            size = int(np.prod(t.shape, dtype=np.int64))
+            if t.init == "permutation":  # whole rows keep every row a permutation
+                last = t.shape[-1] if t.shape else 1
+                rows = size // max(last, 1)
+                pool = draw(replace(t, shape=(rows + POOL_EXTRA, last)), rng).reshape(-1)
+                self.unit.append(last)
+            else:
+                pool = draw(replace(t, shape=(size + POOL_EXTRA,)), rng)
+                self.unit.append(1)
+            self.pools.append(pool)
+        self.rng = rng
+
+    def draw_offsets(self) -> list[int]:
+        return [int(self.rng.integers(0, POOL_EXTRA + 1)) * u for u in self.unit]
+
+    def arrays(self, offsets: Sequence[int]) -> list[np.ndarray]:
+        return [p[o:o + int(np.prod(t.shape, dtype=np.int64))].reshape(t.shape)
+                for p, t, o in zip(self.pools, self.tensors, offsets)]
+
+    def fill(self, views: Sequence[np.ndarray], offsets: Sequence[int]) -> None:
+        for v, a in zip(views, self.arrays(offsets)):
+            np.copyto(v, a)
+
+
+# --- statistics --------------------------------------------------------------------------------
+
+def _rse(values: list[float]) -> float:
+    n = len(values)
+    mean = statistics.fmean(values) if n else 0.0
+    return statistics.stdev(values) / n**0.5 / mean if n > 1 and mean > 0 else float("inf")
+
+
+def median_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """Distribution-free ~95 % confidence interval of the median: order statistics at
+    n/2 ± z·√n/2 (the sign test's interval), so bursts and skew need no model."""
+    s = sorted(values)
+    n = len(s)
+    if n == 0:
+        return (math.nan, math.nan)
+    half = z * math.sqrt(n) / 2
+    lo = max(0, math.floor(n / 2 - half))
+    hi = min(n - 1, math.ceil(n / 2 + half) - 1)
+    return (s[lo], s[hi])
 
 
 def _stats(samples: list[float], number: int) -> dict:
     s = sorted(samples)
-    n = len(s)
-    q = statistics.quantiles(s, n=4) if n > 1 else [s[0]] * 3
+    q = statistics.quantiles(s, n=4) if len(s) > 1 else [s[0]] * 3
     return {"median_s": statistics.median(s), "p25_s": q[0], "p75_s": q[2], "min_s": s[0],
-            "rse": _rse(s), "rounds": n, "number": number}
-
-
-def _rse(values: list[float]) -> float:
-    n = len(values)
-    mean = statistics.fmean(values)
-    return statistics.stdev(values) / n**0.5 / mean if n > 1 and mean > 0 else float("inf")
+            "rse": _rse(s), "rounds": len(s), "number": number}
 
 
 def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -> dict[str, dict]:
-    """Per-round ratio of every other kernel's time to ``against``'s: median, quartiles, rse."""
+    """Per-round ratio of every other kernel's time to ``against``'s: median, quartiles, rse, CI."""
     out = {}
     for name, times in samples.items():
         if name == against or against not in samples:
@@ -61,87 +186,194 @@ def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -
             continue
         q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0]] * 3
         out[name] = {"median": statistics.median(r), "p25": q[0], "p75": q[2], "rse": _rse(r),
-                     "rounds": len(r)}
+                     "rounds": len(r), "ci": list(median_ci(r))}
     return out
 
 
-def interleaved(calls: dict[str, tuple[Any, list, list]], vendor: Callable | None,
-                vendor_arrays: list, proto: dict,
-                vendor_timer: Callable[[int], Callable[[], float]] | None = None) -> dict:
-    """Time every kernel; returns per-kernel statistics and the loop's host wall time.
+# --- the timed phase ---------------------------------------------------------------------------
 
-    The vendor call is ``vendor(*vendor_arrays)`` on the host clock, or ``vendor_timer`` (a
-    backend's own: ``vendor_timer(number)`` makes a timer, as ``Kernel.timer`` does)."""
-    makers: dict[str, Callable[[int], Callable[[], float]]] = {
-        name: (lambda n, k=k, i=i, o=o: k.timer(i, o, n)) for name, (k, i, o) in calls.items()
-    }
-    if vendor_timer is not None:
-        makers["vendor"] = vendor_timer
-    elif vendor is not None:
-        makers["vendor"] = lambda n: _vendor_timer(vendor, vendor_arrays, n)
-    timers, numbers = {}, {}
-    for name, make in makers.items():
-        deadline = time.perf_counter() + proto["warmup_s"]
-        make(1)()
-        while time.perf_counter() < deadline:
-            make(1)()
-        numbers[name], timers[name] = _calibrate(make, proto)
-    names = list(timers)
+@dataclass
+class Snapshot:
+    """One checked call: what the parent wrote and what it read back at ``done``."""
+
+    round: int
+    slot: int
+    number: int
+    offsets: list[int]
+    outputs: list[np.ndarray]
+    inputs_intact: bool
+
+
+@dataclass
+class TimingReport:
+    times: dict[str, dict]
+    ratios: dict[str, dict]
+    wall_s: float
+    numbers: dict[str, int]
+    round_trip_s: float
+    child_clock: dict[str, dict]
+    idle_cpu_s: dict[str, float | None]
+    busy_cpu_s: dict[str, float]
+    copy_s: dict[str, float]  # median load + fetch seconds per sample, device backends only
+    snapshots: list[Snapshot] = field(default_factory=list)
+    changed_after_return: list[tuple[int, int]] = field(default_factory=list)
+
+
+def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.Generator,
+            timeout: float) -> TimingReport:
+    """Warm up, calibrate and time every server; returns what the parent measured.
+
+    ``proto``: the :class:`~evaluator.harness.protocol.Protocol`. ``timeout``: the wall-clock
+    limit of the whole phase (each command gets what is left)."""
+    deadline = time.monotonic() + timeout
+    left = lambda: max(0.05, deadline - time.monotonic())  # noqa: E731
+    names = list(servers)
+    for srv in servers.values():  # every slot holds valid inputs before the first call
+        for s in range(srv.arena.layout.slots):
+            pool.fill(srv.inputs(s), pool.draw_offsets())
+
+    def sample(srv: Server, n: int, snapshot_round: int | None = None) -> tuple[float, float, float, Snapshot | None]:
+        """One batch of ``n`` calls on slots 0..n-1 with fresh inputs: (parent s, child s, copy s)."""
+        offsets = [pool.draw_offsets() for _ in range(n)]
+        for s in range(n):
+            pool.fill(srv.inputs(s), offsets[s])
+            if srv.checked:
+                srv.poison(s)
+        copy = 0.0
+        slots = tuple(range(n))
+        if srv.device_copies:
+            copy += srv.command("load", slots, timeout=left())[0]
+        dt, done = srv.command("run", slots, n, timeout=left())
+        snap = None
+        if snapshot_round is not None and srv.checked:
+            # read at once: a kernel whose work is still running (threads, deferred calls)
+            # has not finished its outputs yet
+            if srv.device_copies:
+                copy += srv.command("fetch", slots, timeout=left())[0]
+            picks = sorted({n - 1, int(rng.integers(0, n))})
+            snap = [Snapshot(snapshot_round, s, n, offsets[s], [o.copy() for o in srv.outputs(s)],
+                             all(np.array_equal(v, a, equal_nan=True)
+                                 for v, a in zip(srv.inputs(s), pool.arrays(offsets[s]))))
+                    for s in picks[:CHECK_SLOTS]]
+        elif srv.device_copies:
+            copy += srv.command("fetch", slots, timeout=left())[0]
+        return dt, done.child_s, copy, snap
+
+    # warm-up, then the round trip of an empty command on a trusted process (never the
+    # candidate's own: a step that answered slowly would shrink its samples)
+    for name in names:
+        t_end = time.perf_counter() + proto.warmup_s
+        sample(servers[name], 1)
+        while time.perf_counter() < t_end:
+            sample(servers[name], 1)
+    trusted = next((servers[n] for n in ("tvm-default", "tvm-tuned", "vendor") if n in servers), None)
+    rtt = 0.0
+    if trusted is not None:
+        rtt = statistics.median(trusted.command("run", (), 0, timeout=left())[0] for _ in range(15))
+
+    def net(dt: float) -> float:
+        return max(dt - rtt, dt * 0.05)
+
+    numbers: dict[str, int] = {}
+    per_call: dict[str, float] = {}
+    for name in names:
+        srv = servers[name]
+        cap = min(srv.arena.layout.slots, proto.max_number)
+        n = 1
+        for _ in range(3):
+            per_call[name] = statistics.median(net(sample(srv, n)[0]) / n for _ in range(3))
+            want = math.ceil(proto.min_sample_s / max(per_call[name], 1e-9))
+            if want <= n or n >= cap:
+                break
+            n = min(cap, want)
+        numbers[name] = n
+    for name in names:  # again at the batch found, every kernel in turn: less noise than n = 1
+        per_call[name] = statistics.median(net(sample(servers[name], numbers[name])[0]) / numbers[name]
+                                           for _ in range(3))
+    # Kernels of about the same speed get the same batch (the same slots, the same cache
+    # footprint): one kernel timed against itself read 2.5 % faster with batches of 8 than of 4.
+    ranked = sorted(names, key=lambda k: per_call[k])
+    for i, name in enumerate(ranked):
+        peers = [k for k in ranked if per_call[k] <= per_call[name] * 1.5 and per_call[name] <= per_call[k] * 1.5]
+        numbers[name] = min(max(numbers[k] for k in peers),
+                            min(servers[k].arena.layout.slots for k in peers), proto.max_number)
+
     samples: dict[str, list[float]] = {n: [] for n in names}
+    child: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
+    copies: dict[str, list[float]] = {n: [] for n in names}
+    checked_rounds = set(rng.choice(proto.min_rounds, size=min(FORCED_CHECKS, proto.min_rounds), replace=False).tolist())
+    snapshots: list[Snapshot] = []
+    changed: list[tuple[int, int]] = []
     start = time.perf_counter()
-    measured = {n: 0.0 for n in names}
     rounds = 0
-    while rounds < proto["max_rounds"]:
-        order = names[rounds % len(names):] + names[: rounds % len(names)]
+    while rounds < proto.max_rounds:
+        check = rounds in checked_rounds or (rounds >= proto.min_rounds and rng.random() < CHECK_PROBABILITY)
+        pending: list[tuple[Server, Snapshot]] = []
+        # a fresh random order each round: every kernel follows every other equally often (a
+        # fixed rotation put the candidate after the vendor call in two rounds of three, and the
+        # same kernel read 4 % faster there)
+        order = [names[i] for i in rng.permutation(len(names))]
         for name in order:
-            t = timers[name]()
-            samples[name].append(t)
-            measured[name] += t * numbers[name]
+            srv = servers[name]
+            dt, child_s, copy, snap = sample(srv, numbers[name], rounds if check else None)
+            samples[name].append(net(dt) / numbers[name])
+            child[name].append((dt, child_s))
+            copies[name].append(copy)
+            for s in snap or ():
+                pending.append((srv, s))
+        for srv, s in pending:  # a moment later: the outputs must not have moved
+            if srv.device_copies:
+                srv.command("fetch", (s.slot,), timeout=left())
+            now = srv.outputs(s.slot)
+            if not all(np.array_equal(a, b, equal_nan=True) for a, b in zip(now, s.outputs)):
+                changed.append((s.round, s.slot))
+            snapshots.append(s)
         rounds += 1
-        if (rounds >= proto.get("min_rounds_slow", proto["min_rounds"])
-                and time.perf_counter() - start > proto.get("max_timing_s", float("inf"))):
+        elapsed = time.perf_counter() - start
+        if rounds >= proto.min_rounds_slow and elapsed > proto.max_timing_s:
             break
-        if rounds >= proto["min_rounds"]:
-            # what is reported is the speedup, so its precision is what decides
+        if rounds >= proto.min_rounds:
             ratios = paired_ratios(samples)
             spread = [v["rse"] for v in ratios.values()] or [_rse(samples[n]) for n in names]
-            done = all(x < proto["rse_target"] for x in spread)
-            if done or time.perf_counter() - start > proto["time_budget_s"]:
+            if all(x < proto.rse_target for x in spread) or elapsed > proto.time_budget_s:
                 break
     wall = time.perf_counter() - start
-    return {
-        "times": {n: _stats(samples[n], numbers[n]) for n in names},
-        "ratios": paired_ratios(samples),
-        "wall_s": wall,
-        "measured_s": sum(measured.values()),
-        "single_call_s": single_calls(calls, proto),
-    }
+    return TimingReport(
+        times={n: _stats(samples[n], numbers[n]) for n in names},
+        ratios=paired_ratios(samples),
+        wall_s=wall,
+        numbers=numbers,
+        round_trip_s=rtt,
+        child_clock={n: clock_agreement(child[n], rtt) for n in names},
+        idle_cpu_s={n: servers[n].idle_cpu_s() for n in names},
+        busy_cpu_s={n: servers[n].busy_cpu_s for n in names},
+        copy_s={n: statistics.median(copies[n]) for n in names if servers[n].device_copies},
+        snapshots=snapshots,
+        changed_after_return=changed,
+    )
 
 
-def single_calls(calls: dict[str, tuple[Any, list, list]], proto: dict, count: int = 5) -> dict[str, float]:
-    """Median time of one call with freshly poisoned outputs, per TVM kernel.
+# The step's own clock around its calls can only be shorter than the parent's (which adds the
+# round trip) and, honestly, not by much more than the round trip.
+CLOCK_SLACK_S = 250e-6
+CLOCK_DISAGREE_FRACTION = 0.2
 
-    Batched timing calls a kernel many times on the same buffers; a kernel that notices its
-    output is already there could skip the work. One call on poisoned outputs cannot: the
-    parent compares the ratio batched/single with the baseline's, and checks the outputs of the
-    last poisoned call.
-    """
-    import numpy as np
 
-    out: dict[str, float] = {}
-    # the candidate goes last: the buffers then hold its outputs, which the parent re-checks
-    for name in sorted(calls, key=lambda n: n == "candidate"):
-        kernel, ins, outs = calls[name]
-        times = []
-        for _ in range(count):
-            for o in outs:
-                dt = np.dtype(o.dtype)
-                fill = np.nan if np.issubdtype(dt, np.floating) else np.iinfo(dt).min
-                o.copyfrom(np.full(tuple(o.shape), fill, dt))
-            # host clock around one direct call: the runtime's evaluator would first make an
-            # untimed warm-up call, which is exactly the call that would do the work
-            t0 = time.perf_counter()
-            kernel(ins, outs)
-            times.append(time.perf_counter() - t0)
-        out[name] = statistics.median(times)
-    return out
+def clock_agreement(pairs: list[tuple[float, float]], rtt: float) -> dict:
+    """Whether the step's own clock agrees with the parent's. A sample can never take the step
+    longer than the parent saw; over the whole phase the step's total can be below the parent's
+    (wake-ups, the round trip) but not by half. A patched timer in the kernel's process fails one
+    or the other — it gains nothing (the parent's clock is the measurement), but it is reported."""
+    over = sum(1 for p, c in pairs if c > p + CLOCK_SLACK_S)
+    parent = sum(max(p - rtt, 0.0) for p, _ in pairs)
+    child = sum(c for _, c in pairs)
+    ratio = child / parent if parent > 0 else 1.0
+    return {"samples": len(pairs), "longer_than_parent": over, "child_s": child, "parent_s": parent,
+            "ratio": ratio,
+            "suspect": bool(pairs) and (over > CLOCK_DISAGREE_FRACTION * len(pairs) or ratio < 0.5)}
+
+
+def secret_rng() -> np.random.Generator:
+    """Timed inputs come from a seed drawn here and never stored: no one, the candidate included,
+    can know them in advance."""
+    return np.random.default_rng(secrets.randbits(128))

@@ -1,8 +1,9 @@
 """Running one evaluation step of untrusted code: bubblewrap + seccomp + a fresh cgroup + rlimits.
 
-What the step can see: a read-only system (``/usr``), the Python environment and the
-``evaluator`` package (read-only, without the hidden workloads), a size-limited ``/tmp`` and its
-own scratch directory (a size-limited tmpfs). Not the database, the media files, the settings,
+What the step can see: a read-only system (``/usr``), the Python environment, a read-only copy
+of the ``evaluator`` modules a step may import (``.py`` sources of an allow-list, no bytecode, the
+hidden workloads replaced by an empty module: see :data:`PACKAGE_VIEW`), a size-limited ``/tmp``
+and its own scratch directory (a size-limited tmpfs). Not the database, the media files, the settings,
 other submissions, or the network. It runs as uid 65534 with no capabilities, every namespace
 unshared, a seccomp filter, a memory/CPU/pids cgroup, rlimits, and the harness's wall clock.
 See ``../shared`` notes on what was measured to hold on these machines.
@@ -26,6 +27,27 @@ from evaluator.sandbox.cgroup import Cgroup
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # .../evaluator
 HIDDEN_FILE = PACKAGE_DIR / "suite" / "hidden_workloads.py"
+# What a sandboxed step sees of the evaluator package: the ``.py`` sources of these modules and
+# subpackages (relative to PACKAGE_DIR; a folder means every ``.py`` file under it) and nothing
+# else — no ``__pycache__`` (bytecode of the hidden workloads lived there), no data files, no
+# pipeline/portal-side code. Taken from what ``python -m evaluator.harness.child build|run``
+# imports on every backend (measured with sys.modules and an audit hook on opens):
+PACKAGE_VIEW = (
+    "__init__.py",
+    "backends",  # get_backend imports every backend module; rpc's run half runs in the step
+    "formats",  # the build step looks up the entry's format
+    "harness",  # child itself, its messages and timing
+    "ir",  # lowering a submission (build step)
+    "sandbox",  # the child lowers its own rlimits first thing
+    "suite",  # vendor calls by pattern (run step); the hidden workloads are stubbed below
+    # the tvm-default pieces the build and run steps call: default layers of a model graph's
+    # unscheduled functions, dlight for GPU backends, the torch vendor timer (cuda)
+    "baselines/__init__.py", "baselines/tvm_default.py", "baselines/dlight_default.py",
+    "baselines/vendor_torch.py",
+)
+# Replaced by an empty module in the view: ``import evaluator.suite.hidden_workloads`` still
+# works and yields no workloads.
+PACKAGE_STUBS = ("suite/hidden_workloads.py",)
 SCRATCH_ROOT = Path(os.environ.get("EKB_SCRATCH_ROOT", Path(tempfile.gettempdir()) / "ekb-scratch"))
 UNSAFE_ENV = "EKB_UNSAFE_LOCAL"
 OPENCL_PATHS = ("/etc/OpenCL/vendors", "/sys/devices/system/cpu")
@@ -33,6 +55,94 @@ OPENCL_PATHS = ("/etc/OpenCL/vendors", "/sys/devices/system/cpu")
 
 class SandboxUnavailable(RuntimeError):
     pass
+
+
+# --- the environment of a step ---------------------------------------------------------------
+# Host variables an unsandboxed step (unsafe local mode) inherits, by exact name. Everything else
+# is dropped: the evaluating process's environment holds the deployment's secrets
+# (DJANGO_SECRET_KEY, DATABASE_URL, CELERY_BROKER_URL, EKB_VERIFY_SECRET, EKB_ENDPOINT_KEYS,
+# cloud credentials, API tokens), and a step runs submitted code.
+CHILD_ENV_NAMES = frozenset({
+    "PATH",  # gcc/cc for the c-source backend and TVM's own compiler calls
+    "HOME",  # where PoCL and TVM put their caches when nothing more specific is set
+    "XDG_CACHE_HOME",  # PoCL's kernel cache
+    "LANG", "LANGUAGE", "TZ",  # locale and time zone (compiler messages, time stamps)
+    "TMPDIR", "TMP", "TEMP",  # tempfile and the compilers' temporary files
+    "PYTHONPATH",  # how a developer points at a TVM build; process.py prepends the checkout
+    "LD_LIBRARY_PATH",  # where GPU driver libraries live on some hosts (/usr/local/nvidia)
+    "CC", "CXX",  # tvm.contrib.cc picks its compiler from these
+    "CUDA_HOME", "CUDA_PATH", "ROCM_PATH",  # toolkits TVM looks up
+})
+# ... and by prefix: the runtimes' own settings (thread counts, devices, ICD loader, toolkits).
+CHILD_ENV_PREFIXES = (
+    "LC_",  # locale categories
+    "TVM_",  # TVM_LIBRARY_PATH, TVM_NUM_THREADS, TVM_CUDA_COMPILE_MODE, ...
+    "OMP_", "KMP_", "GOMP_",  # OpenMP thread pools (TVM's CPU runtime, PoCL)
+    "OPENBLAS_", "MKL_",  # NumPy's BLAS (the CPU vendor baseline)
+    "POCL_", "OCL_ICD_",  # PoCL (device, cache) and the OpenCL ICD loader's vendor list
+    "CUDA_", "NVIDIA_",  # CUDA_VISIBLE_DEVICES, CUDA_MODULE_LOADING, NVIDIA_VISIBLE_DEVICES, ...
+)
+# Never passed, even under an allowed prefix (NVIDIA_API_KEY, TVM_TRACKER_KEY, ...).
+CHILD_ENV_REFUSED_WORDS = ("SECRET", "TOKEN", "PASSW", "CREDENTIAL", "KEY", "AUTH", "COOKIE", "SESSION")
+
+
+def _inherited(name: str) -> bool:
+    if any(w in name.upper() for w in CHILD_ENV_REFUSED_WORDS):
+        return False
+    return name in CHILD_ENV_NAMES or name.startswith(CHILD_ENV_PREFIXES)
+
+
+def child_environment(extra: dict[str, str]) -> dict[str, str]:
+    """The environment of an unsandboxed step (unsafe local mode, trusted bundles): the host
+    variables the runtimes need (:data:`CHILD_ENV_NAMES`, :data:`CHILD_ENV_PREFIXES`), never
+    anything else, then ``extra`` (what the harness and the backend set, which wins)."""
+    env = {k: v for k, v in os.environ.items() if _inherited(k)}
+    env.update({str(k): str(v) for k, v in extra.items()})
+    return env
+
+
+# --- what a step sees of the evaluator package --------------------------------------------------
+def package_view_sources(package_dir: Path = PACKAGE_DIR) -> dict[str, Path | None]:
+    """``relative path -> source file`` of the package view (None: an empty stub). Only regular
+    ``.py`` files, never through a symbolic link, never under ``__pycache__`` or a hidden folder."""
+    out: dict[str, Path | None] = {}
+    for entry in PACKAGE_VIEW:
+        src = package_dir / entry
+        if src.is_symlink():
+            continue
+        if src.is_file() and src.suffix == ".py":
+            out[entry] = src
+            continue
+        if not src.is_dir():
+            continue
+        for root, dirs, files in os.walk(src, followlinks=False):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            for name in sorted(files):
+                f = Path(root) / name
+                if name.endswith(".py") and not name.startswith(".") and not f.is_symlink() and f.is_file():
+                    out[f.relative_to(package_dir).as_posix()] = f
+    for stub in PACKAGE_STUBS:
+        out[stub] = None
+    return dict(sorted(out.items()))
+
+
+def build_package_view(dest: Path, package_dir: Path = PACKAGE_DIR) -> list[str]:
+    """Write the package view into ``dest`` (folders 0755, files 0644: uid 65534 reads them);
+    returns the relative paths written."""
+    dest.mkdir(mode=0o755, parents=True, exist_ok=False)
+    dest.chmod(0o755)
+    files = package_view_sources(package_dir)
+    for rel, src in files.items():
+        target = dest / rel
+        for d in reversed(target.relative_to(dest).parents[:-1]):
+            (dest / d).mkdir(mode=0o755, exist_ok=True)
+            (dest / d).chmod(0o755)
+        with open(target, "xb") as out:
+            if src is not None:
+                with open(src, "rb") as f:
+                    shutil.copyfileobj(f, out)
+        target.chmod(0o644)
+    return list(files)
 
 
 @dataclass(frozen=True)
@@ -100,9 +210,16 @@ class Sandbox:
         self._private = Path(tempfile.mkdtemp(prefix="ekb-sandbox-"))  # 0700, never bound inside
         weakref.finalize(self, shutil.rmtree, self._private, True)
         self.bpf_path = self._private / "filter.bpf"
-        seccomp.write_bpf(str(self.bpf_path))
-        self.empty_file = self._private / "empty.py"
-        self.empty_file.write_text("")
+        try:
+            seccomp.write_bpf(str(self.bpf_path))
+        except RuntimeError as e:  # the filter would not kill what it must
+            raise SandboxUnavailable(str(e)) from e
+        # The evaluator package as steps see it, bound read-only at PACKAGE_DIR: a copy made
+        # now, so what a step may read is fixed for this sandbox's life (bytecode written into
+        # the real package later never shows). Only view/ is bound, never the filter beside it.
+        (self._private / "view").mkdir(mode=0o755)
+        self.package_view = self._private / "view" / PACKAGE_DIR.name
+        self.package_files = build_package_view(self.package_view)
 
     # --- scratch -----------------------------------------------------------------------------
     @contextmanager
@@ -124,8 +241,11 @@ class Sandbox:
 
     # --- command -----------------------------------------------------------------------------
     def command(self, argv: list[str], scratch: Path, env: dict[str, str], group: Cgroup) -> tuple[list[str], int]:
-        """The full command line (joins the cgroup, then bwrap) and the seccomp fd to pass."""
-        fd = os.open(self.bpf_path, os.O_RDONLY)
+        """The full command line (joins the cgroup, then bwrap) and the seccomp fd to pass.
+
+        The step's environment is exactly ``env`` plus the sandbox's own variables
+        (:meth:`inner_environment`): bwrap starts from a cleared one."""
+        inner_env = self.inner_environment(env)
         venv, home = Path(sys.prefix), Path(sys.base_prefix)
         args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
                 "--new-session", "--cap-drop", "ALL", "--uid", "65534", "--gid", "65534",
@@ -138,9 +258,8 @@ class Sandbox:
                  "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp"]
         for p in dict.fromkeys([home, venv]):
             args += ["--ro-bind", str(p), str(p)]
-        args += ["--ro-bind", str(PACKAGE_DIR), str(PACKAGE_DIR)]
-        if HIDDEN_FILE.exists():  # the held-out workloads never enter a sandbox
-            args += ["--ro-bind", str(self.empty_file), str(HIDDEN_FILE)]
+        # the package view (an allow-list of sources, no bytecode, hidden workloads stubbed)
+        args += ["--ro-bind", str(self.package_view), str(PACKAGE_DIR)]
         # OpenCL: the ICD loader's list of platforms, and the CPU topology PoCL reads (through
         # hwloc) to size its device; both read-only, neither holds anything private.
         for p in OPENCL_PATHS:
@@ -150,21 +269,31 @@ class Sandbox:
                  "--bind", str(scratch), str(scratch),
                  "--remount-ro", "/",  # the sandbox's own root too: only scratch and /tmp are writable
                  "--chdir", "/", "--clearenv"]
-        inner_env = dict(env)
-        inner_env.update({
+        for k, v in inner_env.items():
+            args += ["--setenv", k, v]
+        fd = os.open(self.bpf_path, os.O_RDONLY)
+        args += ["--seccomp", str(fd), "--"]
+        # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
+        joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
+        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv], fd
+
+    def inner_environment(self, env: dict[str, str]) -> dict[str, str]:
+        """Everything set inside the sandbox: ``env``, then the sandbox's own (which win)."""
+        inner = {str(k): str(v) for k, v in env.items()}
+        inner.update({
             "PYTHONPATH": str(PACKAGE_DIR.parent), "HOME": "/tmp", "TMPDIR": "/tmp",
             "PATH": "/usr/bin:/bin", "EKB_RLIMITS": json.dumps(self._rlimits()),
+            # the package view is read-only anyway; no step tries to write bytecode into it
+            "PYTHONDONTWRITEBYTECODE": "1",
             # PoCL's compiled-kernel cache goes to this step's own /tmp, never to scratch: the
             # scratch directory outlives the build step, which runs submitted code and could
             # plant a compiled binary there for the baseline kernel the run step compiles next.
             "POCL_CACHE_DIR": "/tmp/pocl-cache",
         })
-        for k, v in inner_env.items():
-            args += ["--setenv", k, v]
-        args += ["--seccomp", str(fd), "--"]
-        # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
-        joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
-        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv], fd
+        for k in inner:
+            if not k or "=" in k or "\0" in k or "\0" in inner[k]:
+                raise ValueError(f"not an environment variable name: {k!r}")
+        return inner
 
     def _rlimits(self) -> dict:
         lim = self.limits
