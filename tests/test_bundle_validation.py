@@ -472,7 +472,9 @@ def test_duplicate_members(tmp_path):
         for name, data in files_for().items():
             tar_add(tf, name, data)
         tar_add(tf, "./README.md", "again")
-    assert errors_of(t) == ["archive member './README.md': duplicate member (the same path appears more than once)"]
+    # One message per repeated path, naming its count and other spellings; no copy is used.
+    assert errors_of(t) == ["archive member 'README.md' appears 2 times (also as './README.md'): "
+                            "duplicate member (the same path may appear only once)"]
 
 
 def test_archive_over_size_limit(tmp_path):

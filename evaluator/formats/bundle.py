@@ -620,7 +620,10 @@ def _read_zip(data: bytes, r: _Reader) -> None:
 
 class _Gunzip(io.RawIOBase):
     """The decompressed bytes of gzip data (members concatenated), produced as they are read,
-    never more than the caps allow: the whole tar is never held in memory."""
+    never more than the caps allow: the whole tar is never held in memory.
+
+    Input goes to zlib in slices of at most _CHUNK bytes: zlib copies its unconsumed input on
+    every call, which over the whole archive at once would make reading quadratic."""
 
     def __init__(self, data: bytes, r: _Reader):
         lim = r.limits
@@ -631,11 +634,18 @@ class _Gunzip(io.RawIOBase):
         self.cap = min(total_cap, self.ratio_cap)
         self.produced = 0
         self.d = zlib.decompressobj(wbits=31)
-        self.pending = data
+        self.data = memoryview(data)
+        self.pos = 0  # input up to here has been handed to zlib
+        self.pending: bytes | memoryview = b""  # handed to zlib, not consumed yet
         self.done = False
 
     def readable(self) -> bool:
         return True
+
+    def _fill(self) -> None:
+        if not self.pending and self.pos < len(self.data):
+            self.pending = self.data[self.pos:self.pos + _CHUNK]
+            self.pos += len(self.pending)
 
     def readinto(self, b) -> int:
         r, lim = self.r, self.r.limits
@@ -644,7 +654,8 @@ class _Gunzip(io.RawIOBase):
         r.tick()
         try:
             while not self.done:
-                chunk = self.d.decompress(self.pending, min(len(b), _CHUNK))
+                self._fill()
+                chunk = self.d.decompress(self.pending, len(b))
                 self.pending = self.d.unconsumed_tail
                 if chunk:
                     self.produced += len(chunk)
@@ -659,12 +670,12 @@ class _Gunzip(io.RawIOBase):
                     return len(chunk)
                 if self.d.eof:
                     rest = self.d.unused_data
-                    if not rest.strip(b"\0"):  # trailing zero padding, as gzip itself allows
-                        self.done = True
+                    if not rest.strip(b"\0") and not self.data[self.pos:].tobytes().strip(b"\0"):
+                        self.done = True  # trailing zero padding, as gzip itself allows
                         break
-                    self.d = zlib.decompressobj(wbits=31)
+                    self.d = zlib.decompressobj(wbits=31)  # another gzip member follows
                     self.pending = rest
-                elif not self.pending:
+                elif not self.pending and self.pos >= len(self.data):
                     r.fatal("archive: the gzip data is truncated")
         except zlib.error as e:
             r.fatal(f"archive: not valid gzip data ({e})")
@@ -677,7 +688,7 @@ def _read_tgz(data: bytes, r: _Reader) -> None:
     stream = _Gunzip(data, r)
     try:
         # Stream mode ("r|"): members are read in order, each member's data once.
-        tf = tarfile.open(fileobj=stream, mode="r|")
+        tf = tarfile.open(fileobj=io.BufferedReader(stream, 4 * _CHUNK), mode="r|")
     except (tarfile.TarError, EOFError, ValueError, UnicodeError) as e:
         r.fatal(f"archive: not a valid tar archive ({e})")
     count = 0
@@ -735,7 +746,7 @@ def _read_tgz(data: bytes, r: _Reader) -> None:
                 r.add_file(raw, path, content)
     # The rest of the gzip data (past the tar's end) is still checked: trailing garbage or a bad
     # checksum is reported as before, within the same caps.
-    while stream.read(_CHUNK):
+    while stream.read(4 * _CHUNK):
         pass
 
 
@@ -1140,5 +1151,6 @@ def _check_entry(
 
     if errors.total > n_before:
         return None
-    return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path, source=source.text,
+    return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path,
+                 source=source.text if source is not None else None,
                  trace=trace, launch=launch)
