@@ -27,13 +27,8 @@ from evaluator import records, scoring, suite
 from evaluator.backends import Backend, BackendUnavailable, get_backend
 from evaluator.backends.peaks import cache_dir, peaks, roofline_fraction
 from evaluator.baselines import tvm_tuned
-from evaluator.harness import timing
-try:  # TEMPORARY until the linkage module lands
-    from evaluator.harness import linkage
-except ImportError:
-    linkage = None
+from evaluator.harness import linkage, timing
 from evaluator.harness import messages as m
-from evaluator.harness.arena import Arena, slot_bytes
 from evaluator.harness.check import check_set
 from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
 from evaluator.harness.protocol import Protocol
@@ -220,7 +215,8 @@ class Pipeline:
             return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage)
         r.detail["ir_chars"] = len(msg.ir)
         try:
-            artifact = Artifact.take(scratch, ARTIFACT, lim.max_artifact_bytes)
+            artifact = Artifact.take(scratch, ARTIFACT, lim.max_artifact_bytes,
+                                     registry_calls=self.backend.registry_calls(w))
         except ValueError as e:
             return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
         return self._check_and_time(w, r, artifact)
@@ -256,8 +252,9 @@ class Pipeline:
         scratch = stack.enter_context(self._scratch())
         if artifact is not None:
             artifact.place(scratch)
-        arena = Arena(specs, timing.slots_for(slot_bytes(specs)))
+        arena = timing.arena_for(specs)
         stack.callback(arena.close)
+        specs = arena.specs
         req = m.ServeRequest(backend=self.info.name, role=role, artifact=ARTIFACT if artifact else "",
                              graph=w.level == "L3", inputs=tuple(specs[:len(w.inputs)]),
                              outputs=tuple(specs[len(w.inputs):]), slots=arena.layout.slots,
@@ -335,6 +332,9 @@ class Pipeline:
             finally:
                 r.steps_s["time"] = time.perf_counter() - t0
             verdict = self._verify_timed(w, r, report, pool)
+            why = _limit_reason(cand.child, self.sandbox, alive=True)
+            if verdict is None and why:  # a limit hit is named even when the kernel coped with it
+                verdict = self._fail(r, records.RUNTIME_ERROR, why, step="time")
             for srv in servers.values():
                 srv.child.close()
             r.detail["run_usage"] = _usage(cand.child).get("usage")
@@ -435,8 +435,9 @@ def suspicion(w, r: TaskResult, report: timing.TimingReport, peak: dict | None) 
     why = []
     cand_clock = report.child_clock.get("candidate", {})
     if cand_clock.get("suspect"):
-        why.append(f"the kernel process's own clock disagrees with the harness's: it read {cand_clock['child_s']:.3f} s "
-                   f"over the timed calls where the harness measured {cand_clock['parent_s']:.3f} s")
+        why.append("the kernel process's own clock disagrees with the harness's: it read "
+                   f"{cand_clock['median_ratio']:.2f}x the time the harness measured (median over "
+                   f"{cand_clock['samples']} samples; {cand_clock['longer_than_parent']} longer than possible)")
     idle, busy = report.idle_cpu_s.get("candidate"), report.busy_cpu_s.get("candidate", 0.0)
     if idle is not None and idle > max(IDLE_CPU_FLOOR_S, IDLE_CPU_FRACTION * busy):
         why.append(f"the kernel's process used {idle * 1e3:.0f} ms of CPU while it was not being called "
@@ -481,13 +482,16 @@ class Artifact:
     files: tuple[tuple[str, bytes], ...]
 
     @classmethod
-    def take(cls, scratch: Path, name: str, limit: int) -> "Artifact":
+    def take(cls, scratch: Path, name: str, limit: int, registry_calls: bool = False) -> "Artifact":
+        """``registry_calls``: TVM's own build of the workload calls registry functions by name
+        (a CPU sort is ``tvm.contrib.sort``; a CUDA host library launches its kernels so), so
+        the candidate's may too."""
         files = [(name, _read_plain(scratch / name, limit, "the built kernel"))]
         side = scratch / f"{name}.json"  # c-source's description of the entry
         if os.path.lexists(side):
             files.append((side.name, _read_plain(side, 1 << 20, "the kernel's description")))
         art = cls(tuple(files))
-        art.check_linkage()
+        art.check_linkage(registry_calls)
         return art
 
     @classmethod
@@ -498,7 +502,7 @@ class Artifact:
             files.append((f"{ARTIFACT}.json", side.read_bytes()))
         return cls(tuple(files))
 
-    def check_linkage(self) -> None:
+    def check_linkage(self, registry_calls: bool) -> None:
         """What the library may call (docs/kernel-policy.md): refused with the reason."""
         name, data = self.files[0]
         if data[:4] != b"\x7fELF":
@@ -507,7 +511,7 @@ class Artifact:
         with tempfile.TemporaryDirectory(prefix="ekb-artifact-") as d:
             path = Path(d) / name
             _create(path, data)
-            why = linkage.check_library(path, kind) if linkage else None
+            why = linkage.check_library(path, kind, registry_calls=registry_calls)
         if why:
             raise ValueError(why)
 

@@ -82,13 +82,12 @@ def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 512), "float32"),
 '''
 
 
-def test_a_kernel_that_skips_work_when_called_again_is_flagged(pipeline):
+def test_a_kernel_that_skips_work_when_its_output_is_there_gains_nothing(pipeline):
+    # every call of a timed batch has its own freshly poisoned output, so the skip never fires
     r = pipeline.evaluate(suite.get_workload("matmul/matmul@m128n512k128"),
                           Candidate("tvmscript", SKIPS_WHEN_OUTPUT_PRESENT))
-    assert r.status == records.CORRECT, r.reason  # its outputs are right...
-    assert r.detail["skips_work_when_repeated"] and r.detail["timing_suspicious"]
-    assert "called repeatedly" in r.reason
-    # ...but its speedup is taken from single calls: an unscheduled matmul is slower than the default
+    assert r.status == records.CORRECT, r.reason
+    # an unscheduled matmul doing all its work is slower than TVM's default schedule
     assert r.speedup["tvm-default"] < 1.0
 
 
@@ -110,12 +109,12 @@ def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 512), "float32"),
 '''
 
 
-def test_a_kernel_that_rewrites_its_inputs_while_timed_is_wrong(pipeline):
-    # candidate and baseline share the timed buffers, so this would also skew the baseline's time
+def test_a_kernel_that_rewrites_its_inputs_only_on_a_repeated_call_never_gets_to(pipeline):
+    # the trigger (its output already holding a result) never happens: outputs are poisoned per
+    # call; tests/test_hostile.py has a kernel that rewrites its inputs while timed and is caught
     r = pipeline.evaluate(suite.get_workload("matmul/matmul@m128n512k128"),
                           Candidate("tvmscript", REWRITES_INPUT_WHEN_REPEATED))
-    assert r.status == records.WRONG_RESULT, r.reason
-    assert r.reason == "the kernel modified its inputs while being timed (A)"
+    assert r.status == records.CORRECT, r.reason
 
 
 def test_a_baseline_that_does_not_build_leaves_the_task_measured_without_speedup(quick_protocol, monkeypatch):
@@ -134,9 +133,9 @@ def test_a_baseline_that_does_not_build_leaves_the_task_measured_without_speedup
 
 
 def test_large_inputs_do_not_overflow_the_scratch_space(pipeline):
-    """A 37 MB embedding table: the run step keeps only inputs a kernel changed, not a copy of
-    every input per correctness run (six copies overflowed the sandbox's scratch tmpfs)."""
+    """A 37 MB embedding table: larger than a kernel's arena holds per call, so the table is shared
+    by every slot while the indices stay per call (nothing of it goes through scratch)."""
     w = suite.get_workload("embedding/embedding-lookup@r32000d288t256")
-    assert sum(t.nbytes for t in w.inputs) * (3 + 6) > 256 << 20  # input sets on disk + a copy per run
+    assert sum(t.nbytes for t in w.inputs) > 24 << 20
     r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(default_document(w.canonical_module()))))
     assert r.status == records.CORRECT, r.reason

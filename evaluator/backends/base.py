@@ -171,6 +171,13 @@ class Backend(ABC):
 
         return default_document(canonical)
 
+    def registry_calls(self, w) -> bool:
+        """Whether a kernel library for ``w`` may call TVM registry functions by name (its own
+        default does: a CPU sort is ``tvm.contrib.sort``); see docs/kernel-policy.md."""
+        from evaluator.harness import linkage
+
+        return bool(linkage.registry_calls(w.canonical_module()))
+
     def default_layers(self, sch, func_name: str = "main") -> dict:
         """Default layered-trace steps for a model-graph function a submission does not schedule."""
         from evaluator.baselines.tvm_default import default_layers

@@ -487,6 +487,9 @@ class Cuda(Backend):
             return None
         return {"pattern": w.pattern.id, "params": w.params}
 
+    def registry_calls(self, w) -> bool:
+        return True  # a CUDA host library launches its device kernels through the registry
+
     def vendor_kernel(self, spec: dict) -> Kernel:
         """PyTorch on the GPU (``evaluator/baselines/vendor_torch.py``) over the slot's tensors."""
         from evaluator.baselines import vendor_torch

@@ -33,31 +33,73 @@ def _nbytes(shape: Sequence[int], dtype: str) -> int:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where slot ``s``'s tensor ``i`` (inputs first, then outputs) starts: ``s * stride + offsets[i]``."""
+    """Where slot ``s``'s tensor ``i`` (inputs first, then outputs) starts: ``base + s * stride +
+    offsets[i]`` for a per-slot tensor, ``offsets[i]`` for a shared one (``shared[i]``: one copy
+    for every slot, at the arena's start)."""
 
     offsets: tuple[int, ...]
     sizes: tuple[int, ...]
+    shared: tuple[bool, ...]
+    base: int
     stride: int
     slots: int
 
     @property
     def total(self) -> int:
-        return max(mmap.PAGESIZE, -(-self.stride * self.slots // mmap.PAGESIZE) * mmap.PAGESIZE)
+        return max(mmap.PAGESIZE, -(-(self.base + self.stride * self.slots) // mmap.PAGESIZE) * mmap.PAGESIZE)
+
+    def offset(self, slot: int, i: int) -> int:
+        return self.offsets[i] if self.shared[i] else self.base + slot * self.stride + self.offsets[i]
+
+
+def _aligned(n: int) -> int:
+    return -(-max(n, 1) // ALIGN) * ALIGN
 
 
 def layout(specs: Sequence, slots: int) -> Layout:
     """The same function on both sides, so the parent and the step agree without a message."""
-    offsets, sizes, at = [], [], 0
+    offsets, sizes, shared, base, at = [], [], [], 0, 0
     for t in specs:
         size = _nbytes(t.shape, t.dtype)
-        offsets.append(at)
         sizes.append(size)
-        at += -(-max(size, 1) // ALIGN) * ALIGN
-    return Layout(tuple(offsets), tuple(sizes), max(at, ALIGN), slots)
+        shared.append(bool(getattr(t, "shared", False)))
+        if shared[-1]:
+            offsets.append(base)
+            base += _aligned(size)
+        else:
+            offsets.append(at)
+            at += _aligned(size)
+    return Layout(tuple(offsets), tuple(sizes), tuple(shared), base, max(at, ALIGN), slots)
 
 
-def slot_bytes(specs: Sequence) -> int:
-    return layout(specs, 1).stride
+def plan(specs: Sequence, budget: int, max_slots: int, want_slots: int = 64) -> tuple[list, int]:
+    """Which inputs to share between slots, and how many slots fit in ``budget`` bytes.
+
+    Every call of a batch needs its own slot (fresh inputs, its own outputs), so a slot must be
+    small. Where a slot would be too big for ``want_slots`` of them (a 37 MB embedding table),
+    the largest inputs are shared by every slot — refreshed each round, while the small inputs
+    (the indices) stay per call, so no two calls of a batch still see the same arguments.
+    Outputs are never shared."""
+    specs = list(specs)
+    order = sorted((i for i, t in enumerate(specs) if getattr(t, "role", "input") == "input"),
+                   key=lambda i: -_nbytes(specs[i].shape, specs[i].dtype))
+    share: set[int] = set()
+    for i in order:
+        if layout(_marked(specs, share), 1).stride * want_slots <= budget:
+            break
+        if len(share) + 1 >= len(order):  # keep at least one input per slot
+            break
+        share.add(i)
+    marked = _marked(specs, share)
+    lay = layout(marked, 1)
+    slots = max(1, min(max_slots, (budget - lay.base) // lay.stride if budget > lay.base else 1))
+    return marked, slots
+
+
+def _marked(specs: list, share: set[int]) -> list:
+    from dataclasses import replace
+
+    return [replace(t, shared=i in share) for i, t in enumerate(specs)]
 
 
 class Arena:
@@ -76,18 +118,11 @@ class Arena:
         self.fd = fd
         self.map = mmap.mmap(fd, size)
 
-    def address(self, slot: int, i: int) -> int:
-        import ctypes
-
-        off = slot * self.layout.stride + self.layout.offsets[i]
-        return ctypes.addressof(ctypes.c_char.from_buffer(self.map, off))
-
     def view(self, slot: int, i: int):
         import numpy as np
 
         t = self.specs[i]
-        return np.ndarray(tuple(t.shape), np.dtype(t.dtype), buffer=self.map,
-                          offset=slot * self.layout.stride + self.layout.offsets[i])
+        return np.ndarray(tuple(t.shape), np.dtype(t.dtype), buffer=self.map, offset=self.layout.offset(slot, i))
 
     def close(self) -> None:
         try:

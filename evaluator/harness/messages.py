@@ -132,6 +132,7 @@ class TensorSpec(Message):
     shape: tuple[int, ...]
     dtype: str
     role: str = "input"
+    shared: bool = False  # one copy for every arena slot (``arena.plan``)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from evaluator.harness import messages as m
-from evaluator.harness.arena import Arena
+from evaluator.harness.arena import Arena, plan
 from evaluator.harness.process import ChildProcess, StepCrashed
 
 ARENA_BYTES = 24 << 20  # slots per kernel process: as many as fit, at most MAX_SLOTS
@@ -108,10 +108,6 @@ def poison_value(dtype, run: int):
     return info.min if run % 2 == 0 else info.max
 
 
-def slots_for(slot_bytes: int) -> int:
-    return max(1, min(MAX_SLOTS, ARENA_BYTES // max(slot_bytes, 1)))
-
-
 # --- fresh inputs ------------------------------------------------------------------------------
 
 class InputPool:
@@ -142,9 +138,16 @@ class InputPool:
         return [p[o:o + int(np.prod(t.shape, dtype=np.int64))].reshape(t.shape)
                 for p, t, o in zip(self.pools, self.tensors, offsets)]
 
-    def fill(self, views: Sequence[np.ndarray], offsets: Sequence[int]) -> None:
-        for v, a in zip(views, self.arrays(offsets)):
-            np.copyto(v, a)
+    def fill(self, views: Sequence[np.ndarray], offsets: Sequence[int], only: Sequence[bool] | None = None) -> None:
+        for k, (v, a) in enumerate(zip(views, self.arrays(offsets))):
+            if only is None or only[k]:
+                np.copyto(v, a)
+
+
+def arena_for(specs: Sequence) -> Arena:
+    """A kernel's arena: as many slots as fit in ``ARENA_BYTES`` (large inputs shared)."""
+    marked, slots = plan(specs, ARENA_BYTES, MAX_SLOTS)
+    return Arena(marked, slots)
 
 
 # --- statistics --------------------------------------------------------------------------------
@@ -228,17 +231,25 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
     deadline = time.monotonic() + timeout
     left = lambda: max(0.05, deadline - time.monotonic())  # noqa: E731
     names = list(servers)
+    def fresh(srv: Server, n: int) -> list[list[int]]:
+        """New inputs in slots 0..n-1 (a shared input once, the same for every slot); their offsets."""
+        shared = srv.arena.layout.shared[:srv.n_inputs]
+        common = pool.draw_offsets()
+        offsets = [[c if sh else o for c, o, sh in zip(common, pool.draw_offsets(), shared)] for _ in range(n)]
+        pool.fill(srv.inputs(0), common, only=shared)
+        per_slot = [not sh for sh in shared]
+        for s in range(n):
+            pool.fill(srv.inputs(s), offsets[s], only=per_slot)
+            if srv.checked:
+                srv.poison(s)
+        return offsets
+
     for srv in servers.values():  # every slot holds valid inputs before the first call
-        for s in range(srv.arena.layout.slots):
-            pool.fill(srv.inputs(s), pool.draw_offsets())
+        fresh(srv, srv.arena.layout.slots)
 
     def sample(srv: Server, n: int, snapshot_round: int | None = None) -> tuple[float, float, float, Snapshot | None]:
         """One batch of ``n`` calls on slots 0..n-1 with fresh inputs: (parent s, child s, copy s)."""
-        offsets = [pool.draw_offsets() for _ in range(n)]
-        for s in range(n):
-            pool.fill(srv.inputs(s), offsets[s])
-            if srv.checked:
-                srv.poison(s)
+        offsets = fresh(srv, n)
         copy = 0.0
         slots = tuple(range(n))
         if srv.device_copies:
@@ -361,16 +372,18 @@ CLOCK_DISAGREE_FRACTION = 0.2
 
 def clock_agreement(pairs: list[tuple[float, float]], rtt: float) -> dict:
     """Whether the step's own clock agrees with the parent's. A sample can never take the step
-    longer than the parent saw; over the whole phase the step's total can be below the parent's
-    (wake-ups, the round trip) but not by half. A patched timer in the kernel's process fails one
-    or the other — it gains nothing (the parent's clock is the measurement), but it is reported."""
+    longer than the parent saw; and where samples are well above the round trip, the step's
+    reading is typically most of the parent's (the median ratio; wake-ups only lengthen the
+    parent's view). A patched timer in the kernel's process fails one or the other — it gains
+    nothing (the parent's clock is the measurement), but it is reported."""
     over = sum(1 for p, c in pairs if c > p + CLOCK_SLACK_S)
-    parent = sum(max(p - rtt, 0.0) for p, _ in pairs)
-    child = sum(c for _, c in pairs)
-    ratio = child / parent if parent > 0 else 1.0
-    return {"samples": len(pairs), "longer_than_parent": over, "child_s": child, "parent_s": parent,
-            "ratio": ratio,
-            "suspect": bool(pairs) and (over > CLOCK_DISAGREE_FRACTION * len(pairs) or ratio < 0.5)}
+    ratios = [c / (p - rtt) for p, c in pairs if p - rtt > 0]
+    median_parent = statistics.median(p - rtt for p, _ in pairs) if pairs else 0.0
+    ratio = statistics.median(ratios) if ratios else 1.0
+    telling = median_parent > 10 * rtt + 4 * CLOCK_SLACK_S
+    return {"samples": len(pairs), "longer_than_parent": over, "median_ratio": ratio,
+            "median_parent_s": median_parent,
+            "suspect": bool(pairs) and (over > CLOCK_DISAGREE_FRACTION * len(pairs) or (telling and ratio < 0.5))}
 
 
 def secret_rng() -> np.random.Generator:
