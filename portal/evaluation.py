@@ -49,10 +49,21 @@ def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC) -
     return True
 
 
+def _verify_secret() -> str:
+    """EKB_VERIFY_SECRET, else the deployment's own generated one (a 0600 file in the var dir):
+    never SECRET_KEY or anything else another party might know."""
+    configured = getattr(settings, "EKB_VERIFY_SECRET", "")
+    if configured:
+        return configured
+    from portal.settings import stored_secret
+
+    return stored_secret(settings.EKB_VERIFY_SECRET_FILE)
+
+
 def verification_seeds(submission_id: int, backend: str, n: int) -> list[int]:
     """Secret input seeds of a verified run: derived from the deployment's secret, never stored
     or shown, and different for every submission and backend."""
-    secret = (getattr(settings, "EKB_VERIFY_SECRET", "") or settings.SECRET_KEY).encode()
+    secret = _verify_secret().encode()
     out = []
     for i in range(n):
         digest = hmac.new(secret, f"verify:{submission_id}:{backend}:{i}".encode(), hashlib.sha256).digest()

@@ -1,11 +1,14 @@
 """Settings, all from the environment.
 
 Embedded default (nothing set — what ``make demo`` uses): SQLite under ``var/`` and an
-in-process worker thread. Production and the test suite set ``DATABASE_URL`` (PostgreSQL through
-psycopg 3) and ``CELERY_BROKER_URL`` (Redis), and run real ``celery worker`` processes.
+in-process worker thread; its SECRET_KEY is a random one made on first start and kept in
+``var/secrets/`` (mode 0600, see :func:`stored_secret`). Production and the test suite set
+``DATABASE_URL`` (PostgreSQL through psycopg 3) and ``CELERY_BROKER_URL`` (Redis), and run real
+``celery worker`` processes.
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -18,6 +21,45 @@ def _flag(name: str, default: bool = False) -> bool:
     return os.environ.get(name, "1" if default else "0").lower() in ("1", "true", "yes", "on")
 
 
+# Secrets this deployment makes itself when none is configured: one file each, readable by the
+# owner only, in a folder of the owner only (never under STATIC_ROOT or MEDIA_ROOT).
+EKB_SECRETS_DIR = VAR_DIR / "secrets"
+
+
+def stored_secret(path: Path) -> str:
+    """The random secret kept in ``path``: made on first use (folder 0700, file 0600, written
+    whole before it appears, so two processes starting at once agree on one), read back after.
+    A file that others may read is made private again."""
+    path = Path(path)
+    try:
+        value = path.read_text().strip()
+    except FileNotFoundError:
+        value = ""
+    if value:
+        for p, mode in ((path, 0o600), (path.parent, 0o700)):
+            if p.stat().st_mode & 0o077:
+                p.chmod(mode)
+        return value
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.parent.stat().st_mode & 0o077:
+        path.parent.chmod(0o700)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(48) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)  # fails when another process made it first: theirs is kept
+        except FileExistsError:
+            if not path.read_text().strip():  # an empty file left by hand: replace it
+                os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path.read_text().strip()
+
+
 # Embedded default: neither a database nor a broker is configured.
 EMBEDDED = not os.environ.get("DATABASE_URL") and not os.environ.get("CELERY_BROKER_URL")
 DEBUG = _flag("DJANGO_DEBUG", default=False)
@@ -25,7 +67,12 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not EMBEDDED:
         raise RuntimeError("DJANGO_SECRET_KEY must be set when DATABASE_URL or CELERY_BROKER_URL is")
-    SECRET_KEY = "embedded-insecure-key-only-for-local-use"  # noqa: S105 - embedded mode only
+    # Embedded mode: never a key anyone can read in the source; one made here, kept in var/.
+    try:
+        SECRET_KEY = stored_secret(EKB_SECRETS_DIR / "django-secret-key")
+    except OSError as e:
+        raise RuntimeError(f"cannot keep a generated secret key under {EKB_SECRETS_DIR} ({e}); "
+                           "set DJANGO_SECRET_KEY") from e
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 
 INSTALLED_APPS = [
@@ -145,8 +192,11 @@ EKB_BACKENDS = [b for b in os.environ.get("EKB_BACKENDS", "cpu-llvm").split(",")
 # comma-separated globs over workload ids and/or "sample:N" (evaluator.suite.served); the demo
 # serves a representative subset so that evaluating the examples takes minutes, not an hour.
 EKB_TASKS = os.environ.get("EKB_TASKS", "")
-# Verified runs derive their secret input seeds from this (default: the SECRET_KEY).
+# Verified runs derive their secret input seeds from this. Unset: from a random secret of its own
+# made on first use in EKB_VERIFY_SECRET_FILE (0600; portal.evaluation.verification_seeds), never
+# from SECRET_KEY. Workers on several hosts must share it (or EKB_VERIFY_SECRET) to agree.
 EKB_VERIFY_SECRET = os.environ.get("EKB_VERIFY_SECRET", "")
+EKB_VERIFY_SECRET_FILE = EKB_SECRETS_DIR / "verify-secret"
 
 # --- model endpoints -------------------------------------------------------------------------
 # API keys of endpoint submissions are encrypted at rest (Fernet). EKB_ENDPOINT_KEYS: comma-

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -38,12 +39,18 @@ def main(X: T.Buffer((128, 768), "float32"), T_relu: T.Buffer((128, 768), "float
 '''
 
 
+LIMITS = SandboxLimits(memory_bytes=1 << 30, pids=64, scratch_bytes=64 << 20, tmp_bytes=32 << 20)
+
+
 @pytest.fixture(scope="module")
-def pipe():
+def sandbox():
+    return Sandbox(LIMITS)
+
+
+@pytest.fixture(scope="module")
+def pipe(sandbox):
     protocol = Protocol(time_budget_s=0.3, min_rounds=5, limits=Limits(build_s=15, check_s=15, time_s=30))
-    return Pipeline("cpu-llvm", protocol,
-                    sandbox=Sandbox(SandboxLimits(memory_bytes=1 << 30, pids=64, scratch_bytes=64 << 20,
-                                                  tmp_bytes=32 << 20)))
+    return Pipeline("cpu-llvm", protocol, sandbox=sandbox)
 
 
 def run(pipe, code: str, **kw):
@@ -233,3 +240,272 @@ def test_no_sandbox_means_refusal_unless_unsafe_local(monkeypatch, tmp_path):
         Pipeline("cpu-llvm")
     monkeypatch.setenv("EKB_UNSAFE_LOCAL", "1")
     assert Pipeline("cpu-llvm").sandbox is None
+
+
+# --- run directly with Sandbox.command (no pipeline) ------------------------------------------
+def in_sandbox(sb: Sandbox, argv: list[str], env: dict | None = None, host_env: dict | None = None,
+               files=(), timeout: float = 60):
+    """Run ``argv`` in a fresh scratch of ``sb`` (``{scratch}`` in an argument is replaced by its
+    path; ``files`` are copied into it first); the CompletedProcess and the seconds it took."""
+    import subprocess
+
+    with sb.scratch() as scratch:
+        for f in files:
+            shutil.copy(f, scratch)
+        group = sb.cgroup()
+        try:
+            cmd, fd = sb.command([a.replace("{scratch}", str(scratch)) for a in argv], scratch, dict(env or {}), group)
+            try:
+                t0 = time.monotonic()
+                p = subprocess.run(cmd, pass_fds=[fd], cwd="/", env=host_env or {"PATH": "/usr/bin:/bin"},
+                                   capture_output=True, text=True, timeout=timeout)
+                return p, time.monotonic() - t0
+            finally:
+                os.close(fd)
+        finally:
+            group.remove()
+
+
+WALK = f"""
+import json, os
+root = {str(PACKAGE_DIR)!r}
+seen = []
+for d, dirs, files in os.walk(root):
+    for n in dirs + files:
+        p = os.path.join(d, n)
+        seen.append([os.path.relpath(p, root), os.path.isdir(p), 0 if os.path.isdir(p) else os.path.getsize(p)])
+print(json.dumps(seen))
+"""
+
+
+def _walk_inside(sb: Sandbox) -> dict[str, tuple[bool, int]]:
+    p, _ = in_sandbox(sb, [sys.executable, "-c", WALK])
+    assert p.returncode == 0, p.stderr
+    return {rel: (is_dir, size) for rel, is_dir, size in json.loads(p.stdout)}
+
+
+def test_the_sandbox_sees_the_package_allow_list_only(sandbox):
+    """Exactly the listed sources: no bytecode, no hidden workloads, no server-side modules."""
+    seen = _walk_inside(sandbox)
+    files = {rel for rel, (is_dir, _) in seen.items() if not is_dir}
+    assert files == set(sandbox.package_files)
+    assert all(rel.endswith(".py") for rel in files), sorted(files)
+    assert not [rel for rel in seen if "__pycache__" in rel.split("/") or rel.endswith(".pyc")]
+    assert seen["suite/hidden_workloads.py"] == (False, 0)  # an empty stub in its place
+    for absent in ("agents", "pipeline.py", "cli.py", "records.py", "baselines/tvm_tuned.py", "baselines/tuned"):
+        assert absent not in seen, absent
+    for needed in ("harness/child.py", "backends/cpu_llvm.py", "formats/__init__.py", "ir/lower.py",
+                   "suite/patterns/matmul.py", "sandbox/__init__.py", "baselines/tvm_default.py"):
+        assert needed in files, needed
+    # and no visible file holds the held-out workloads' text
+    hidden_text = (PACKAGE_DIR / "suite" / "hidden_workloads.py").read_text()
+    assert "HIDDEN" in hidden_text
+    for rel in files:
+        text = (sandbox.package_view / rel).read_text()
+        assert "HIDDEN: dict[str, list[Workload]]" not in text, rel
+
+
+def test_what_a_step_imports_is_in_the_view(sandbox):
+    """The modules build and run steps import load from the view, and the suite inside has no
+    held-out workload."""
+    code = ("import evaluator.harness.child, evaluator.backends, evaluator.formats, evaluator.ir.lower\n"
+            "import evaluator.baselines.tvm_default, evaluator.baselines.dlight_default\n"
+            "import evaluator.suite.hidden_workloads as h\n"
+            "from evaluator import suite\n"
+            "ws = suite.workloads(include_hidden=True)\n"
+            "import sys\n"
+            "print(len(ws), sum(w.hidden for w in ws), getattr(h, 'HIDDEN', None), sys.dont_write_bytecode)")
+    p, _ = in_sandbox(sandbox, [sys.executable, "-c", code])
+    assert p.returncode == 0, p.stderr
+    n, hidden, stub, no_bytecode = p.stdout.split()
+    assert int(n) == len(suite.workloads()) > 0 and hidden == "0" and stub == "None" and no_bytecode == "True"
+
+
+def test_bytecode_planted_in_the_package_is_not_visible():
+    """Compiled bytecode of the hidden workloads (what ``__pycache__`` held) and a module outside
+    the allow-list, put into the real package, never appear in a sandbox made afterwards."""
+    import py_compile
+
+    tag = f"ekb-planted-{os.getpid()}"
+    pyc = PACKAGE_DIR / "suite" / "__pycache__" / f"{tag}.cpython-311.pyc"
+    top_pyc = PACKAGE_DIR / "__pycache__" / f"{tag}.pyc"
+    stray = PACKAGE_DIR / f"{tag.replace('-', '_')}.py"
+    planted = [pyc, top_pyc, stray]
+    made = [d for d in (pyc.parent, top_pyc.parent) if not d.exists()]
+    try:
+        for d in made:
+            d.mkdir()
+        py_compile.compile(str(PACKAGE_DIR / "suite" / "hidden_workloads.py"), cfile=str(pyc), doraise=True)
+        shutil.copy(pyc, top_pyc)
+        stray.write_text("HIDDEN = 'planted'\n")
+        sb = Sandbox(LIMITS)
+        assert not any(tag in f or tag.replace("-", "_") in f for f in sb.package_files)
+        seen = _walk_inside(sb)
+        assert not [rel for rel in seen if tag in rel or tag.replace("-", "_") in rel or rel.endswith(".pyc")]
+        assert not [rel for rel in seen if "__pycache__" in rel.split("/")]
+        code = "\n".join(f"print(os.path.exists({str(p)!r}))" for p in planted)
+        p, _ = in_sandbox(sb, [sys.executable, "-c", "import os\n" + code])
+        assert p.returncode == 0 and p.stdout.split() == ["False"] * len(planted), (p.stdout, p.stderr)
+    finally:
+        for f in planted:
+            f.unlink(missing_ok=True)
+        for d in made:
+            try:
+                d.rmdir()
+            except OSError:
+                pass  # something else wrote bytecode there meanwhile
+
+
+def test_the_view_is_read_only_and_private_files_stay_out(sandbox):
+    """The view is bound read-only; the folder holding the seccomp filter is not bound at all."""
+    import errno
+
+    code = (f"import os\n"
+            f"try:\n"
+            f"    open({str(PACKAGE_DIR / 'harness' / 'timing.py')!r}, 'a')\n"
+            f"except OSError as e:\n"
+            f"    print(e.errno)\n"
+            f"print(os.path.exists({str(sandbox.bpf_path)!r}), os.path.exists({str(sandbox.package_view)!r}))")
+    p, _ = in_sandbox(sandbox, [sys.executable, "-c", code])
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == [str(errno.EROFS), "False", "False"], p.stdout
+
+
+def test_the_step_environment_is_only_what_is_given(sandbox):
+    """bwrap clears the environment: the host's (with its secrets) never reaches the step."""
+    host = {**os.environ, "PATH": "/usr/bin:/bin", "DJANGO_SECRET_KEY": "host-secret",
+            "DATABASE_URL": "postgres://u:p@db/x", "EKB_VERIFY_SECRET": "verify", "AWS_SECRET_ACCESS_KEY": "aws"}
+    given = {"EKB_OPENCL_DEVICE": "pocl:0", "TVM_NUM_THREADS": "2"}
+    p, _ = in_sandbox(sandbox, ["/usr/bin/env", "-0"], env=given, host_env=host)
+    assert p.returncode == 0, p.stderr
+    inside = dict(kv.split("=", 1) for kv in p.stdout.split("\0") if kv)
+    expected = sandbox.inner_environment(given)
+    assert {k: inside[k] for k in expected} == expected
+    assert set(inside) - set(expected) <= {"PWD"}  # bwrap's --chdir sets it
+    assert "host-secret" not in p.stdout and "postgres" not in p.stdout
+
+
+def test_child_environment_is_an_allow_list(monkeypatch):
+    from evaluator.sandbox import child_environment
+
+    secrets_ = {"DATABASE_URL": "postgres://u:p@db/x", "DJANGO_SECRET_KEY": "s", "EKB_VERIFY_SECRET": "v",
+                "AWS_SECRET_ACCESS_KEY": "a", "AWS_ACCESS_KEY_ID": "i", "CELERY_BROKER_URL": "redis://r",
+                "EKB_ENDPOINT_KEYS": "k", "GITHUB_TOKEN": "t", "NVIDIA_API_KEY": "n", "OPENAI_API_KEY": "o",
+                "TVM_TRACKER_KEY": "board", "LD_PRELOAD": "/tmp/evil.so", "PYTHONSTARTUP": "/tmp/x.py",
+                "DJANGO_SETTINGS_MODULE": "portal.settings", "EKB_UNSAFE_LOCAL": "1"}
+    kept = {"PATH": "/usr/local/bin:/usr/bin:/bin", "TVM_NUM_THREADS": "4", "TVM_LIBRARY_PATH": "/opt/tvm",
+            "OMP_NUM_THREADS": "2", "LANG": "C.UTF-8", "LC_ALL": "C", "POCL_DEVICES": "cpu",
+            "CUDA_VISIBLE_DEVICES": "0", "TMPDIR": "/tmp"}
+    for k, v in {**secrets_, **kept}.items():
+        monkeypatch.setenv(k, v)
+    env = child_environment({"EKB_OPENCL_DEVICE": "pocl:0", "OMP_NUM_THREADS": "1"})
+    for k in secrets_:
+        assert k not in env, k
+    assert {k: env[k] for k in kept if k != "OMP_NUM_THREADS"} == {k: v for k, v in kept.items() if k != "OMP_NUM_THREADS"}
+    assert env["EKB_OPENCL_DEVICE"] == "pocl:0" and env["OMP_NUM_THREADS"] == "1"  # extra wins
+    assert not [k for k in env if k.startswith(("DJANGO_", "CELERY_", "AWS_")) or k.startswith("EKB_")
+                and k != "EKB_OPENCL_DEVICE"]
+
+
+# --- system calls through another ABI -----------------------------------------------------------
+ABI_PROGRAM = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static void *attempt(void *arg) {
+    long ret;
+    if (strcmp((const char *)arg, "int80") == 0) {
+        /* the i386 entry: socket(AF_INET, SOCK_STREAM, 0) is system call 359 there */
+        __asm__ volatile("int $0x80" : "=a"(ret) : "a"(359L), "b"(2L), "c"(1L), "d"(0L) : "memory");
+    } else {
+        /* x32: socket is 41 | __X32_SYSCALL_BIT */
+        register long r10 __asm__("r10") = 0;
+        __asm__ volatile("syscall" : "=a"(ret) : "a"(41L | 0x40000000L), "D"(2L), "S"(1L), "d"(0L), "r"(r10)
+                         : "rcx", "r11", "memory");
+    }
+    printf("returned %ld\n", ret);
+    fflush(stdout);
+    return NULL;
+}
+int main(int argc, char **argv) {
+    pthread_t t;
+    pthread_create(&t, NULL, attempt, argv[1]);
+    sleep(5); /* a thread killed alone leaves this one running: a real step would hang */
+    puts("survived");
+    return 0;
+}
+"""
+x86_64_only = pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86-64 ABIs")
+
+
+@pytest.fixture(scope="module")
+def abi_program(tmp_path_factory):
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc")
+    d = tmp_path_factory.mktemp("abi")
+    (d / "abi.c").write_text(ABI_PROGRAM)
+    import subprocess
+
+    subprocess.run(["gcc", "-O1", "-pthread", "-o", str(d / "abi"), str(d / "abi.c")], check=True)
+    return d / "abi"
+
+
+@x86_64_only
+@pytest.mark.parametrize("abi", ["int80", "x32"])
+def test_a_system_call_through_another_abi_kills_the_step(sandbox, abi_program, abi):
+    import signal
+
+    p, took = in_sandbox(sandbox, ["{scratch}/abi", abi], files=[abi_program])
+    # bwrap's init reports a child killed by a signal as 128 + the signal
+    assert p.returncode == 128 + signal.SIGSYS, (p.returncode, p.stdout, p.stderr)
+    assert "survived" not in p.stdout and "returned" not in p.stdout
+    assert took < 4  # killed at once, not after the program's own 5 s
+
+
+def test_the_filter_kills_every_other_abi():
+    """The exported program itself, run through a BPF interpreter: calls through another ABI
+    and denied native calls are KILL_PROCESS; a filter with the old thread-only bad-arch action
+    is refused."""
+    import tempfile as tf
+
+    import pyseccomp as sc
+
+    from evaluator.sandbox import seccomp
+
+    program = seccomp.build_bpf()
+    for what, nr, arch in seccomp.other_abi_calls():
+        assert seccomp.run_bpf(program, nr, arch) == seccomp.RET_KILL_PROCESS, what
+    native = sc.system_arch()
+    assert seccomp.run_bpf(program, sc.resolve_syscall(native, "getpid"), native) == seccomp.RET_ALLOW
+    old = sc.SyscallFilter(sc.ALLOW)
+    old.add_rule(sc.KILL_PROCESS, "ptrace")
+    with tf.TemporaryFile() as f:
+        old.export_bpf(f)
+        f.seek(0)
+        with pytest.raises(RuntimeError, match="does not do what it must"):
+            seccomp.check_bpf(f.read())
+
+
+ABI_CODE = {  # machine code: getpid through the i386 entry / as x32, then ret
+    "int80": "b814000000cd80c3",  # mov eax, 20; int 0x80; ret
+    "x32": "b8270000400f05c3",  # mov eax, 0x40000027; syscall; ret
+}
+
+
+@x86_64_only
+@pytest.mark.parametrize("abi", list(ABI_CODE))
+def test_another_abi_in_a_submission_is_reported_forbidden(pipe, abi):
+    """A submission's worker thread makes the call while the main thread waits for it: killing
+    the thread alone would leave the step hanging until its time limit."""
+    code = ("import ctypes, mmap, threading\n"
+            "buf = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)\n"
+            f"buf.write(bytes.fromhex({ABI_CODE[abi]!r}))\n"
+            "fn = ctypes.CFUNCTYPE(ctypes.c_long)(ctypes.addressof(ctypes.c_char.from_buffer(buf)))\n"
+            "t = threading.Thread(target=fn)\n"
+            "t.start()\n"
+            "t.join()\n")
+    t0 = time.monotonic()
+    r = run(pipe, code)
+    assert r.status == records.COMPILE_ERROR and FORBIDDEN in r.reason, (r.status, r.reason)
+    assert time.monotonic() - t0 < 14  # well inside the 15 s build limit

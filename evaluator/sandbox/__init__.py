@@ -1,11 +1,12 @@
 """Running one evaluation step of untrusted code: bubblewrap + seccomp + a fresh cgroup + rlimits.
 
 What the step can see: a read-only system (``/usr``), the Python environment, a read-only copy
-of the ``evaluator`` modules a step may import (``.py`` sources of an allow-list, no bytecode, the
-hidden workloads replaced by an empty module: see :data:`PACKAGE_VIEW`), a size-limited ``/tmp``
-and its own scratch directory (a size-limited tmpfs). Not the database, the media files, the settings,
-other submissions, or the network. It runs as uid 65534 with no capabilities, every namespace
-unshared, a seccomp filter, a memory/CPU/pids cgroup, rlimits, and the harness's wall clock.
+of the ``evaluator`` modules a step may import (``.py`` sources of an allow-list, no bytecode,
+the hidden workloads replaced by an empty module: see :data:`PACKAGE_VIEW`), a size-limited
+``/tmp`` and its own scratch directory (a size-limited tmpfs). Not the database, the media files,
+the settings, other submissions, or the network. It runs as uid 65534 with no capabilities,
+every namespace unshared, a seccomp filter, a memory/CPU/pids cgroup, rlimits, and the harness's
+wall clock.
 See ``../shared`` notes on what was measured to hold on these machines.
 """
 
@@ -36,7 +37,7 @@ PACKAGE_VIEW = (
     "__init__.py",
     "backends",  # get_backend imports every backend module; rpc's run half runs in the step
     "formats",  # the build step looks up the entry's format
-    "harness",  # child itself, its messages and timing
+    "harness",  # child itself, its messages, arena, timing and linkage check
     "ir",  # lowering a submission (build step)
     "sandbox",  # the child lowers its own rlimits first thing
     "suite",  # vendor calls by pattern (run step); the hidden workloads are stubbed below
@@ -68,7 +69,7 @@ CHILD_ENV_NAMES = frozenset({
     "XDG_CACHE_HOME",  # PoCL's kernel cache
     "LANG", "LANGUAGE", "TZ",  # locale and time zone (compiler messages, time stamps)
     "TMPDIR", "TMP", "TEMP",  # tempfile and the compilers' temporary files
-    "PYTHONPATH",  # how a developer points at a TVM build; process.py prepends the checkout
+    "PYTHONPATH",  # how a developer points at a TVM build (the harness may set its own)
     "LD_LIBRARY_PATH",  # where GPU driver libraries live on some hosts (/usr/local/nvidia)
     "CC", "CXX",  # tvm.contrib.cc picks its compiler from these
     "CUDA_HOME", "CUDA_PATH", "ROCM_PATH",  # toolkits TVM looks up
