@@ -244,24 +244,30 @@ class Pipeline:
                 r.detail["tuned_error"] = f"tvm-tuned does not build here: {_tvm_message(e)}"[:2000]
         return out
 
-    def _serve(self, stack: contextlib.ExitStack, w, role: str, artifact: Artifact | None,
-               vendor: dict | None, limit_s: float) -> timing.Server:
-        """Start one kernel's own process in its own fresh scratch, over its own arena."""
+    def _serve(self, stack: contextlib.ExitStack, w, kernels: dict[str, Artifact | dict],
+               limit_s: float) -> dict[str, timing.Server]:
+        """Start one process, in its own fresh scratch, serving ``kernels`` (role → artifact, or
+        the vendor call's spec), each over its own arena."""
         specs = [m.TensorSpec(t.name, tuple(t.shape), t.dtype) for t in w.inputs] + \
                 [m.TensorSpec(t.name, tuple(t.shape), t.dtype, "output") for t in w.outputs]
         scratch = stack.enter_context(self._scratch())
-        if artifact is not None:
-            artifact.place(scratch)
-        arena = timing.arena_for(specs)
-        stack.callback(arena.close)
-        specs = arena.specs
-        req = m.ServeRequest(backend=self.info.name, role=role, artifact=ARTIFACT if artifact else "",
-                             graph=w.level == "L3", inputs=tuple(specs[:len(w.inputs)]),
-                             outputs=tuple(specs[len(w.inputs):]), slots=arena.layout.slots,
-                             arena_fd=arena.fd, arena_bytes=arena.layout.total, vendor=vendor)
+        arenas, spec_of = {}, []
+        for role, what in kernels.items():
+            arena = arenas[role] = timing.arena_for(specs)
+            stack.callback(arena.close)
+            if isinstance(what, Artifact):
+                what.place(scratch, f"{role}.so")
+            spec_of.append(m.KernelSpec(role=role, artifact=f"{role}.so" if isinstance(what, Artifact) else "",
+                                        slots=arena.layout.slots, arena_fd=arena.fd,
+                                        arena_bytes=arena.layout.total,
+                                        vendor=None if isinstance(what, Artifact) else what))
+        marked = next(iter(arenas.values())).specs  # the same plan for every kernel of a workload
+        req = m.ServeRequest(backend=self.info.name, graph=w.level == "L3",
+                             inputs=tuple(marked[:len(w.inputs)]), outputs=tuple(marked[len(w.inputs):]),
+                             kernels=tuple(spec_of))
         env = {"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count),
                **self.backend.prepare_run(scratch, limit_s)}
-        if role == "vendor":
+        if "vendor" in kernels:
             # OpenBLAS's threads spin for ~0.1 s after each call (2^28 cycles) unless told not
             # to: cores taken from the kernel timed next, and CPU the idle check would see
             env["OPENBLAS_THREAD_TIMEOUT"] = "4"
@@ -269,10 +275,10 @@ class Pipeline:
             # loading and calling a built kernel needs TVM's runtime only: half the import time,
             # and no compiler within the kernel's reach
             env["TVM_USE_RUNTIME_LIB"] = "1"
-        child = self._child("serve", req, scratch, env=env, pass_fds=(arena.fd,))
+        child = self._child("serve", req, scratch, env=env, pass_fds=tuple(a.fd for a in arenas.values()))
         stack.callback(child.close)
-        return timing.Server(role, child, arena, len(w.inputs), not self.backend.host_memory,
-                             checked=role != "vendor")
+        return {role: timing.Server(role, child, arenas[role], len(w.inputs), not self.backend.host_memory,
+                                    checked=role != "vendor", own_process=len(kernels) == 1) for role in kernels}
 
     def _check_and_time(self, w, r: TaskResult, artifact: Artifact,
                         time_tuned: bool = True, time_vendor: bool = True) -> TaskResult:
@@ -281,19 +287,24 @@ class Pipeline:
         vendor = self.backend.vendor_spec(w) if time_vendor else None
         with contextlib.ExitStack() as stack:
             t0 = time.perf_counter()
+            kernels: dict[str, Artifact | dict] = {"candidate": artifact, **baselines}
+            if vendor is not None:
+                kernels["vendor"] = vendor
             try:
-                cand = self._serve(stack, w, "candidate", artifact, None, lim.check_s + lim.time_s)
-                servers = {"candidate": cand}
-                for role, art in baselines.items():
-                    servers[role] = self._serve(stack, w, role, art, None, lim.check_s + lim.time_s)
-                if vendor is not None:
-                    servers["vendor"] = self._serve(stack, w, "vendor", None, vendor, lim.check_s + lim.time_s)
+                if self.backend.one_session:  # a board's one session carries every kernel
+                    servers = self._serve(stack, w, kernels, lim.check_s + lim.time_s)
+                else:  # each kernel in a process of its own: a candidate never shares one
+                    servers = {}
+                    for role, what in kernels.items():
+                        servers.update(self._serve(stack, w, {role: what}, lim.check_s + lim.time_s))
             except OSError as e:  # the machine refused a process or an arena: not the candidate's doing
                 raise RuntimeError(f"could not start the run step: {e}") from e
+            cand = servers["candidate"]
             deadline = time.monotonic() + lim.check_s
             # the candidate first: a kernel that does not load ends the task before anything waits
-            for role in ["candidate", *[n for n in servers if n != "candidate"]]:
-                srv = servers[role]
+            children = list({id(s.child): s for s in sorted(servers.values(), key=lambda s: s.role != "candidate")}.values())
+            for srv in children:
+                role = srv.role
                 try:
                     ready = srv.child.read(m.Ready, max(0.0, deadline - time.monotonic()))
                 except StepTimeout:
@@ -307,8 +318,8 @@ class Pipeline:
                     return self._stopped(r, srv.child, records.RUNTIME_ERROR, f"the kernel process {e}", "check",
                                          e.output)
                 if not ready.ok:
-                    if role != "candidate":
-                        raise RuntimeError(f"the {role} baseline does not load: {ready.error}")
+                    if (ready.role or role) != "candidate":
+                        raise RuntimeError(f"the {ready.role or role} baseline does not load: {ready.error}")
                     return self._fail(r, records.RUNTIME_ERROR, f"load failed: {ready.error}", step="check")
             outcome = self._correctness(w, r, cand, deadline)
             r.steps_s["check"] = time.perf_counter() - t0
@@ -515,9 +526,10 @@ class Artifact:
         if why:
             raise ValueError(why)
 
-    def place(self, scratch: Path) -> None:
-        for name, data in self.files:
-            _create(scratch / name, data)
+    def place(self, scratch: Path, name: str) -> None:
+        """Write the library as ``name`` (and its description beside it) into a fresh scratch."""
+        for i, (_, data) in enumerate(self.files):
+            _create(scratch / (name if i == 0 else f"{name}.json"), data)
 
 
 def _create(path: Path, data: bytes) -> None:

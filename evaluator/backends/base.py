@@ -86,6 +86,9 @@ class Backend(ABC):
     # Whether kernels run on host memory, so the run step hands them the arena's bytes directly
     # (zero-copy); otherwise each slot has device tensors, filled and read back on command.
     host_memory: bool = False
+    # Whether one step process must carry every kernel of a task (a remote board serves one
+    # session at a time); otherwise the candidate and each baseline have a process of their own.
+    one_session: bool = False
 
     def vendor_spec(self, w) -> dict | None:
         """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend

@@ -386,6 +386,10 @@ class _RemoteKernel(_CpuKernel):
 
 class RpcBackend(Backend):
     vendor_baseline = False  # this machine's NumPy would time the wrong device
+    # The board's rpc_server holds one session at a time: the candidate and the baselines share
+    # the run step's process (the baselines load first) and the board's session process, as
+    # they share the board itself; the parent still times every sample.
+    one_session = True
 
     def __init__(self, key: str):
         if not KEY_RE.fullmatch(key):

@@ -83,24 +83,22 @@ def build(req: m.BuildRequest, chan) -> None:
 class _Served:
     """One loaded kernel and its tensors, one set per arena slot."""
 
-    def __init__(self, req: m.ServeRequest):
-        from evaluator.backends import get_backend
+    def __init__(self, backend, req: m.ServeRequest, spec: m.KernelSpec):
         from evaluator.harness.arena import Arena
 
-        self.req = req
-        self.backend = get_backend(req.backend)
-        self.arena = Arena(list(req.inputs) + list(req.outputs), req.slots, fd=req.arena_fd)
+        self.req, self.spec, self.backend = req, spec, backend
+        self.arena = Arena(list(req.inputs) + list(req.outputs), spec.slots, fd=spec.arena_fd)
         n_in = len(req.inputs)
-        self.views = [[self.arena.view(s, i) for i in range(n_in + len(req.outputs))] for s in range(req.slots)]
+        self.views = [[self.arena.view(s, i) for i in range(n_in + len(req.outputs))] for s in range(spec.slots)]
         self.host = self.backend.host_memory
-        if req.role == "vendor":
-            self.kernel = self.backend.vendor_kernel(req.vendor)
+        if spec.role == "vendor":
+            self.kernel = self.backend.vendor_kernel(spec.vendor)
             self.host = self.host or getattr(self.kernel, "host", False)
             self.tensors = [v[:n_in] for v in self.views] if self.host else \
                 [[self.backend.tensor(a) for a in v[:n_in]] for v in self.views]
             self.ins, self.outs = self.tensors, [[] for _ in self.views]
         else:
-            self.kernel = self.backend.load(req.artifact, req.graph)
+            self.kernel = self.backend.load(spec.artifact, req.graph)
             if getattr(self.kernel, "host", False):  # e.g. a C function: NumPy views, no TVM
                 self.host = True
                 self.tensors = self.views
@@ -138,21 +136,30 @@ class _Served:
 
 
 def serve(req: m.ServeRequest, chan, commands) -> None:
-    try:
-        served = _Served(req)
-    except Exception as e:  # noqa: BLE001 - a kernel that does not load is the submission's error
-        _send(chan, m.Ready(ok=False, stage="load", error=_error_text(e)))
-        return
+    from evaluator.backends import get_backend
+
+    backend = get_backend(req.backend)
+    served: dict[str, _Served] = {}
+    # baselines first: no candidate code has run in this process when they load
+    for spec in sorted(req.kernels, key=lambda k: k.role == "candidate"):
+        try:
+            served[spec.role] = _Served(backend, req, spec)
+        except Exception as e:  # noqa: BLE001 - a kernel that does not load is the submission's error
+            _send(chan, m.Ready(ok=False, role=spec.role, stage="load", error=_error_text(e)))
+            return
     _send(chan, m.Ready(ok=True))
     for line in commands:
         cmd = m.Command.from_json(line)
         if cmd.op == "stop":
             return
-        if any(not 0 <= s < req.slots for s in cmd.slots):
+        one = served.get(cmd.role)
+        if one is None:
+            raise m.ProtocolError(f"Command.role: no kernel {cmd.role!r} here")
+        if any(not 0 <= s < one.spec.slots for s in cmd.slots):
             raise m.ProtocolError("Command.slots: out of range")
         t0 = time.perf_counter()
         try:
-            getattr(served, cmd.op)(*((cmd.slots, cmd.number) if cmd.op == "run" else (cmd.slots,)))
+            getattr(one, cmd.op)(*((cmd.slots, cmd.number) if cmd.op == "run" else (cmd.slots,)))
         except Exception as e:  # noqa: BLE001 - the kernel failed while called
             _send(chan, m.Done(op=cmd.op, ok=False, error=_error_text(e)))
             return

@@ -162,21 +162,14 @@ class BuildReply(Message):
 # --- serve: one kernel in its own process, driven by the parent ---------------------------------
 
 @dataclass(frozen=True)
-class ServeRequest(Message):
-    """Start a kernel server: load one kernel and wait for commands.
+class KernelSpec(Message):
+    """One kernel a server loads: ``role`` is candidate, tvm-default, tvm-tuned or vendor; its
+    tensors live in its own arena (shared memory the parent created, inherited as ``arena_fd``),
+    ``slots`` copies of the inputs and outputs laid out by :func:`evaluator.harness.arena.layout`."""
 
-    ``role``: candidate, tvm-default, tvm-tuned or vendor. The kernel's tensors live in the arena
-    (shared memory the parent created, inherited as ``arena_fd``), ``slots`` copies of the inputs
-    and outputs laid out by :func:`evaluator.harness.arena.layout`."""
-
-    kind: ClassVar[str] = "serve"
     names: ClassVar[tuple[str, ...]] = ("artifact",)
-    backend: str
     role: str
     artifact: str
-    graph: bool
-    inputs: tuple[TensorSpec, ...]
-    outputs: tuple[TensorSpec, ...]
     slots: int
     arena_fd: int
     arena_bytes: int
@@ -184,9 +177,24 @@ class ServeRequest(Message):
 
 
 @dataclass(frozen=True)
+class ServeRequest(Message):
+    """Start a kernel server: load its kernels and wait for commands. One kernel per process,
+    except where a remote board's single session must carry them all (``rpc:<key>``); the
+    baselines are then loaded before any candidate code runs."""
+
+    kind: ClassVar[str] = "serve"
+    backend: str
+    graph: bool
+    inputs: tuple[TensorSpec, ...]
+    outputs: tuple[TensorSpec, ...]
+    kernels: tuple[KernelSpec, ...]
+
+
+@dataclass(frozen=True)
 class Ready(Message):
     kind: ClassVar[str] = "ready"
     ok: bool
+    role: str = ""
     stage: str = "load"
     error: str = ""
 
@@ -202,6 +210,7 @@ class Command(Message):
 
     kind: ClassVar[str] = "cmd"
     op: str
+    role: str = ""
     slots: tuple[int, ...] = ()
     number: int = 0
 

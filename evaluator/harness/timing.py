@@ -58,12 +58,14 @@ class Server:
     n_inputs: int
     device_copies: bool  # the backend keeps tensors on a device: load/fetch move them
     checked: bool = True  # outputs land in the arena and are checked (not the vendor call)
+    # the process serves this kernel alone, so its CPU between commands is this kernel's
+    own_process: bool = True
     busy_cpu_s: float = 0.0
     first_cpu_s: float | None = None
     last_cpu_s: float | None = None
 
     def command(self, op: str, slots: Sequence[int] = (), number: int = 0, timeout: float = 60.0) -> tuple[float, m.Done]:
-        line = m.Command(op=op, slots=tuple(slots), number=number).to_json()
+        line = m.Command(op=op, role=self.role, slots=tuple(slots), number=number).to_json()
         c0 = self.child.cpu_s()
         t0 = time.perf_counter_ns()
         self.child.send(line)
@@ -81,7 +83,7 @@ class Server:
         return (t1 - t0) * 1e-9, done
 
     def idle_cpu_s(self) -> float | None:
-        if self.first_cpu_s is None:
+        if self.first_cpu_s is None or not self.own_process:
             return None
         return max(0.0, (self.last_cpu_s - self.first_cpu_s) - self.busy_cpu_s)
 
