@@ -57,6 +57,8 @@ try:
         _settings.MEDIA_ROOT = Path(_VAR_DIR) / "media"
         _settings.STATIC_ROOT = Path(_VAR_DIR) / "static"
         _settings.EKB_TASKS = os.environ["EKB_TASKS"]
+        # the generated verify secret goes to the temporary var dir too, never the checkout's
+        _settings.EKB_VERIFY_SECRET_FILE = Path(_VAR_DIR) / "secrets" / "verify-secret"
 except ImportError:  # Django not installed: only the evaluator's tests can run
     pass
 
