@@ -1,6 +1,6 @@
 """Evaluation throughput and stability of the evaluator on this machine.
 
-    .venv/bin/python bench/eval_throughput.py [--repeats 3] [--sample 60 | --tasks GLOB ...]
+    .venv/bin/python bench/eval_throughput.py [--repeats 3] [--sample 60 | --tasks GLOB ...] [--against REV]
 
 Evaluates the example bundles ``tvm-default`` (a deterministic sample of the public workloads
 that covers every family, ``suite.sample``; ``--sample 0`` for all of them) and ``hand-tuned``
@@ -10,7 +10,11 @@ that covers every family, ``suite.sample``; ``--sample 0`` for all of them) and 
   and their medians over the suite;
 * stability: for every workload, max/min of its speedup vs tvm-default over the repeats
   (target ≤ 1.10 on a noisy 2-core machine);
-* the hand-tuned bundle's Fast@1.0 and correct-only geomean per repeat.
+* the hand-tuned bundle's Fast@1.0 and correct-only geomean per repeat;
+* with ``--against REV`` (a git revision, e.g. the commit before a harness change): the same
+  tvm-default runs of that revision's evaluator (``python -m evaluator run`` in a temporary
+  worktree), alternating with this one's in the same run, and the ratio new / old of the
+  per-workload seconds and of each step, side by side.
 
 Writes ``bench/results/eval_throughput-<date>.json`` and ``.md`` (date, machine, command).
 """
@@ -19,8 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,16 +38,41 @@ from evaluator.formats.bundle import load_bundle  # noqa: E402
 from evaluator.pipeline import evaluate_bundle  # noqa: E402
 
 
-def run_bundle(name: str, repeats: int, globs: list[str] | None) -> list[dict]:
+def run_bundle(name: str, repeats: int, globs: list[str] | None, old: Path | None = None) -> tuple[list, list]:
+    """``repeats`` runs of this evaluator, and — with ``old``, a worktree — of that one, alternating."""
     bundle = load_bundle(str(ROOT / "examples" / "bundles" / name))
     if globs is None:
         globs = [e.workload for e in bundle.entries if e.backend == "cpu-llvm"]
-    reports = []
+    reports, old_reports = [], []
     for i in range(repeats):
         t0 = time.perf_counter()
         reports.append(evaluate_bundle(bundle, "cpu-llvm", globs))
         print(f"{name} run {i + 1}/{repeats}: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    return reports
+        if old is not None:
+            t0 = time.perf_counter()
+            old_reports.append(run_old(old, name, globs))
+            print(f"{name} run {i + 1}/{repeats} (old): {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    return reports, old_reports
+
+
+def worktree(rev: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix="ekb-old-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev], check=True,
+                   capture_output=True)
+    return path
+
+
+def run_old(tree: Path, name: str, globs: list[str]) -> dict:
+    """The old revision's own CLI on the same bundle and tasks (its own harness, same venv)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "report.json"
+        cmd = [sys.executable, "-m", "evaluator", "run", str(tree / "examples" / "bundles" / name),
+               "--backend", "cpu-llvm", "--json", str(out)]
+        for g in globs:
+            cmd += ["--tasks", g]
+        subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                       stdout=subprocess.DEVNULL)
+        return json.loads(out.read_text())
 
 
 def per_workload(reports: list[dict]) -> dict[str, dict]:
@@ -69,21 +101,46 @@ def per_workload(reports: list[dict]) -> dict[str, dict]:
     return out
 
 
+def compare(rev: str, new: dict[str, dict], old: dict[str, dict], old_reports: list[dict]) -> dict:
+    both = [w for w in new if w in old and new[w]["build_s"] is not None and old[w]["build_s"] is not None]
+
+    def med(rows, key):
+        vals = [rows[w][key] for w in both if rows[w][key] is not None]
+        return statistics.median(vals) if vals else 0.0
+
+    steps = {k: (med(new, f"{k}_s"), med(old, f"{k}_s")) for k in ("build", "check", "time", "total")}
+    ratios = [new[w]["total_s"] / old[w]["total_s"] for w in both if old[w]["total_s"]]
+    return {"revision": rev, "workloads": len(both),
+            "new": {k: v[0] for k, v in steps.items()}, "old": {k: v[1] for k, v in steps.items()},
+            "ratio": {k: (v[0] / v[1] if v[1] else None) for k, v in steps.items()},
+            "per_workload_ratio": {"median": statistics.median(ratios), "max": max(ratios)},
+            "spread": {"new_max": max((new[w]["spread"] or 1.0) for w in both),
+                       "old_max": max((old[w]["spread"] or 1.0) for w in both)},
+            "old_fast@1.0": [r["summary"]["fast@1.0"] for r in old_reports]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--tasks", action="append", help="restrict tvm-default to these globs")
     ap.add_argument("--sample", type=int, default=60,
                     help="tvm-default on this many public workloads (suite.sample); 0: all of them")
+    ap.add_argument("--against", metavar="REV", help="also run this git revision's evaluator, side by side")
     args = ap.parse_args()
     if args.tasks is None and args.sample > 0:
         from evaluator import suite
 
         args.tasks = [w.id for w in suite.sample(args.sample, include_hidden=False)]
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-    default_reports = run_bundle("tvm-default", args.repeats, args.tasks)
-    tuned_reports = run_bundle("hand-tuned", args.repeats, None)
+    old = worktree(args.against) if args.against else None
+    try:
+        default_reports, old_reports = run_bundle("tvm-default", args.repeats, args.tasks, old)
+        tuned_reports, _ = run_bundle("hand-tuned", args.repeats, None)
+    finally:
+        if old is not None:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], capture_output=True)
     default_rows, tuned_rows = per_workload(default_reports), per_workload(tuned_reports)
+    old_rows = per_workload(old_reports) if old_reports else {}
     evaluated = [r for r in default_rows.values() if r["build_s"] is not None]
 
     def med(key, rows):
@@ -108,6 +165,10 @@ def main() -> int:
         "hand_tuned": [{"fast@1.0": r["summary"]["fast@1.0"], "geomean_correct": r["summary"]["geomean_correct"],
                         "correct": r["summary"]["correct"], "tasks": r["summary"]["tasks"]} for r in tuned_reports],
         "tvm_default_correct@1": [r["summary"]["correct@1"] for r in default_reports],
+        # tvm-default timed against itself: significantly fast at 1.0 should be ~0
+        "tvm_default_fast_sig@1.0": [r["summary"].get("fast_sig@1.0") for r in default_reports],
+        "tvm_default_fast@1.0": [r["summary"]["fast@1.0"] for r in default_reports],
+        "against": compare(args.against, default_rows, old_rows, old_reports) if old_rows else None,
         "workloads": default_rows,
         "hand_tuned_workloads": tuned_rows,
     }
@@ -134,6 +195,19 @@ def main() -> int:
                 continue
             md.append(f"| {label}{w} | {r['build_s']:.2f} | {r['check_s'] or 0:.2f} | {r['time_s'] or 0:.2f} | "
                       + ", ".join(f"{s:.3f}" for s in r["speedups"]) + f" | {r['spread'] or 0:.3f} |")
+    if result["against"]:
+        a = result["against"]
+        md += ["", f"## New vs old ({a['revision']}), side by side in this run", "",
+               "Median over the workloads of each workload's median seconds (over the repeats).", "",
+               "| step | new s | old s | new / old |", "|---|---|---|---|"]
+        for k in ("build", "check", "time", "total"):
+            md.append(f"| {k} | {a['new'][k]:.2f} | {a['old'][k]:.2f} | {a['ratio'][k]:.2f} |")
+        md += ["", f"Per-workload total, new / old: median {a['per_workload_ratio']['median']:.2f}, "
+               f"max {a['per_workload_ratio']['max']:.2f}.  ",
+               f"Stability (max/min speedup over the repeats): new max {a['spread']['new_max']:.3f}, "
+               f"old max {a['spread']['old_max']:.3f}.  ",
+               f"tvm-default against itself, Fast@1.0: new {result['tvm_default_fast@1.0']}, "
+               f"significant {result['tvm_default_fast_sig@1.0']}; old {a['old_fast@1.0']}."]
     out.with_suffix(".md").write_text("\n".join(md) + "\n")
     print(out.with_suffix(".md").read_text())
     return 0

@@ -53,7 +53,8 @@ WHEELS = ROOT / ".whl"
 BUNDLES = ("tvm-default", "hand-tuned", "cuda-source", "opencl-source")
 DEFAULT_HOST = {"kind": "llvm", "mcpu": "x86-64-v3"}  # what the measurement machine's Xeon runs
 MAX_CARRY_BYTES = 62 << 20  # the device accepts 64 MiB of ignored files; keep some room
-RUNTIME_WHEELS = ("apache_tvm-", "apache_tvm_ffi-", "pyopencl-", "pytools-", "platformdirs-", "siphash24-")
+RUNTIME_WHEELS = ("apache_tvm-", "apache_tvm_ffi-", "pyopencl-", "pytools-", "platformdirs-", "siphash24-",
+                  "pyelftools-")
 # parts of the TVM wheel a runtime-only import never touches
 STRIP = ("tvm/lib/libtvm_compiler.so", "tvm/3rdparty", "tvm/src", "tvm_ffi/src", "tvm_ffi/include",
          "tvm_ffi/3rdparty")
@@ -238,124 +239,64 @@ def _tensor_spec(t) -> dict:
 
 # --- measure (the GPU machine) ---------------------------------------------------------------
 
-class _Channel:
-    """Stands in for the run step's stdout: collects its JSON messages."""
+class PackedWorkload:
+    """A task's workload as the pack carries it, for a machine without TVM's compiler (where the
+    pattern files cannot be imported): its tensors, sizes and the NumPy references of the seeded
+    input sets. For other inputs (the timed phase's fresh ones) ``reference`` is None, and the
+    pipeline takes them from the trusted tvm-default build on the device."""
 
-    def __init__(self):
-        self.messages: list[dict] = []
+    def __init__(self, task: dict):
+        import types
 
-    def write(self, line: str) -> None:
-        if line.strip():
-            self.messages.append(json.loads(line))
+        import numpy as np
 
-    def flush(self) -> None:
-        pass
+        from evaluator.suite.base import Tensor
 
+        self.id, self.level, self.family = task["workload"], task["level"], task["family"]
+        self.domains, self.hidden = tuple(task["domains"]), False
+        self.flops, self.bytes, self.params = task["flops"], task["bytes"], task["params"]
+        self.pattern = types.SimpleNamespace(id=task["pattern"])
+        self.has_vendor = bool(task["vendor"])
+        self.inputs = [Tensor(**{**t, "shape": tuple(t["shape"])}) for t in task["inputs"]]
+        self.outputs = [Tensor(o["name"], tuple(o["shape"]), o["dtype"]) for o in task["outputs"]]
+        refs = np.load(PACK / task["refs"])
+        self._refs = {tuple(s["sha256"]): [refs[f"s{k}_out{i}"] for i in range(len(self.outputs))]
+                      for k, s in enumerate(task["seeds"])}
 
-class _Gate:
-    """Stands in for the run step's stdin: when the step asks whether to time, the saved
-    correctness runs are checked first (what the pipeline does between its two reads)."""
+    def signature(self) -> list[dict]:
+        return [{**t.to_json(), "role": "input"} for t in self.inputs] + \
+               [{**t.to_json(), "role": "output"} for t in self.outputs]
 
-    def __init__(self, decide):
-        self.decide = decide
-        self.started = None
-
-    def readline(self) -> str:
-        ok = self.decide()
-        self.started = time.perf_counter()
-        return "time\n" if ok else "stop\n"
-
-
-def _inputs(task: dict, scratch: Path) -> list[list]:
-    """Regenerate the input sets from the seeds; refuse if they differ from the packed digests."""
-    import numpy as np
-
-    from evaluator.suite.base import Tensor
-    from evaluator.suite.inputs import _rng, draw
-
-    sets = []
-    for k, s in enumerate(task["seeds"]):
-        arrays = [draw(Tensor(**{**t, "shape": tuple(t["shape"])}), _rng(task["workload"], s["seed"], t["name"]))
-                  for t in task["inputs"]]
-        got = [hashlib.sha256(a.tobytes()).hexdigest() for a in arrays]
-        if got != s["sha256"]:
-            raise RuntimeError(f"{task['workload']}: input set {k} regenerated differently than on the build "
-                               "machine (another NumPy random stream?)")
-        np.savez(scratch / f"inputs_{k}.npz", *arrays)
-        sets.append(arrays)
-    return sets
+    def reference(self, arrays) -> list | None:
+        return self._refs.get(tuple(hashlib.sha256(a.tobytes()).hexdigest() for a in arrays))
 
 
-def measure_task(task: dict, manifest: dict, scratch: Path) -> dict:
-    """One task through the harness's run step and the pipeline's checks; a TaskResult's JSON."""
-    import numpy as np
+_PIPES: dict = {}
 
-    from evaluator import records
-    from evaluator.harness import child
-    from evaluator.harness.check import check_set
-    from evaluator.pipeline import Pipeline
+
+def measure_task(task: dict, manifest: dict) -> dict:
+    """One task through the product's runner (``Pipeline.measure``: the kernels' own processes,
+    the parent's clock, the checks); a TaskResult's JSON."""
+    from evaluator.harness.protocol import Protocol
+    from evaluator.pipeline import Artifact, Pipeline
     from evaluator.records import TaskResult
 
-    r = TaskResult(task["workload"], task["backend"], task["status"], task.get("reason", ""),
-                   level=task["level"], family=task["family"], domains=task["domains"])
-    r.detail["note"] = task.get("note", "")
+    w = PackedWorkload(task)
     if task["status"] != "built":
+        r = TaskResult(w.id, task["backend"], task["status"], task.get("reason", ""),
+                       level=w.level, family=w.family, domains=list(w.domains))
+        r.detail["note"] = task.get("note", "")
         return r.to_json()
-    proto = manifest["protocol"]
-    input_sets = _inputs(task, scratch)
-    refs = np.load(PACK / task["refs"])
-    reference = [[refs[f"s{k}_out{i}"] for i in range(len(task["outputs"]))] for k in range(len(input_sets))]
-    in_names = [t["name"] for t in task["inputs"]]
-    out_names = [o["name"] for o in task["outputs"]]
-    chan, outcome = _Channel(), {}
-
-    def decide() -> bool:
-        for k, arrays in enumerate(input_sets):
-            runs = [dict(np.load(scratch / f"check_{k}_{i}.npz")) for i in range(proto["runs_per_seed"])]
-            res = check_set(k + 1, arrays, in_names, reference[k], out_names, runs)
-            if not res.ok:
-                outcome["wrong"] = res
-                return False
-        return True
-
-    gate = _Gate(decide)
-    req = {"backend": task["backend"], "graph": task["level"] == "L3", "candidate": str(PACK / task["candidate"]),
-           "baseline": str(PACK / task["baseline"]) if task["baseline"] else None, "vendor": task["vendor"],
-           "inputs": [str(scratch / f"inputs_{k}.npz") for k in range(len(input_sets))],
-           "outputs": [{"shape": o["shape"], "dtype": o["dtype"]} for o in task["outputs"]],
-           "outdir": str(scratch), "runs_per_seed": proto["runs_per_seed"], "protocol": proto}
-    stdin, t0 = sys.stdin, time.perf_counter()
-    sys.stdin = gate
-    try:
-        child.run(req, chan)
-    except Exception as e:  # noqa: BLE001 - the run step's own error reporting, as in child.main
-        chan.messages.append({"phase": "error", "stage": "run", "error": child._error_text(e)})
-    finally:
-        sys.stdin = stdin
-    last = chan.messages[-1] if chan.messages else {"phase": "error", "error": "no message"}
-    if last.get("phase") == "error":
-        r.status, r.reason = records.RUNTIME_ERROR, f"{last.get('stage', 'run')} failed: {last.get('error', '')}"
-        return r.to_json()
-    if "wrong" in outcome:
-        r.status, r.reason = records.WRONG_RESULT, outcome["wrong"].reason
-        r.detail.update(outcome["wrong"].detail)
-        return r.to_json()
-    last["host_wall_s"] = time.perf_counter() - gate.started
-    if last.get("inputs_modified"):
-        r.status, r.reason = records.WRONG_RESULT, "the kernel modified its inputs while being timed"
-        return r.to_json()
-    if task["level"] != "L3":
-        ran = dict(np.load(scratch / last["after_timing"]["file"]))
-        res = check_set(1, input_sets[0], in_names, reference[0], out_names,
-                        [{**ran, **{f"in{i}": a for i, a in enumerate(input_sets[0])}}])
-        if not res.ok:
-            r.status, r.reason = records.WRONG_RESULT, "after timing: " + res.reason
-            return r.to_json()
-    stub = Pipeline.__new__(Pipeline)  # _record needs only the device's peaks
-    stub.peak = _peak(task["backend"])
-    w = type("W", (), {"flops": task["flops"], "bytes": task["bytes"]})
+    if task["backend"] not in _PIPES:
+        _PIPES[task["backend"]] = Pipeline(task["backend"], Protocol(**{
+            k: v for k, v in manifest["protocol"].items() if k != "limits"}), tuned_records=None)
+    pipe = _PIPES[task["backend"]]
+    baselines = {"tvm-default": Artifact.trusted(PACK / task["baseline"])} if task["baseline"] else {}
+    t0 = time.perf_counter()
+    r = pipe.measure(w, Artifact.trusted(PACK / task["candidate"]), baselines)
+    r.detail["note"] = task.get("note", "")
     r.steps_s["run"] = time.perf_counter() - t0
-    return Pipeline._record(stub, w, r, last).to_json()
+    return r.to_json()
 
 
 _PEAKS: dict = {}
@@ -410,11 +351,10 @@ def cmd_worker(args) -> int:
         for i, task in enumerate(manifest["tasks"]):
             if i < args.start or task["backend"] not in args.backends:
                 continue
-            with tempfile.TemporaryDirectory(prefix="ekb-gpu-") as d:
-                print(f"[{i}] {task['backend']} {task['bundle']} {task['workload']}", file=sys.stderr, flush=True)
-                state["deadline"] = time.monotonic() + TASK_LIMIT_S
-                res = measure_task(task, manifest, Path(d))
-                state["deadline"] = None
+            print(f"[{i}] {task['backend']} {task['bundle']} {task['workload']}", file=sys.stderr, flush=True)
+            state["deadline"] = time.monotonic() + TASK_LIMIT_S
+            res = measure_task(task, manifest)
+            state["deadline"] = None
             out.write(json.dumps({"index": i, "bundle": task["bundle"], "result": res}) + "\n")
             out.flush()
             if res["status"] == "runtime_error":

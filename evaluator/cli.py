@@ -69,11 +69,14 @@ def _task_table(report: dict) -> Table:
 
 
 def _summary_table(s: dict) -> Table:
-    table = Table("tasks", "correct@1", *[f"fast@{p}" for p in (0.5, 0.8, 1.0, 1.5, 2.0)],
-                  "geomean (correct)", "geomean (deployable)", title=f"summary vs {s['baseline']}")
-    table.add_row(str(s["tasks"]), _fmt(s["correct@1"], ".3f"),
+    # a second row: significant Fast@p (the lower bound of the speedup's 95 % interval >= p)
+    table = Table("", "tasks", "correct@1", *[f"fast@{p}" for p in (0.5, 0.8, 1.0, 1.5, 2.0)],
+                  "ties@1.0", "geomean (correct)", "geomean (deployable)", title=f"summary vs {s['baseline']}")
+    table.add_row("speedup >= p", str(s["tasks"]), _fmt(s["correct@1"], ".3f"),
                   *[_fmt(s[f"fast@{p}"], ".3f") for p in (0.5, 0.8, 1.0, 1.5, 2.0)],
-                  _fmt(s["geomean_correct"], ".3f"), _fmt(s["geomean_deployable"], ".3f"))
+                  "", _fmt(s["geomean_correct"], ".3f"), _fmt(s["geomean_deployable"], ".3f"))
+    table.add_row("significant", "", "", *[_fmt(s.get(f"fast_sig@{p}"), ".3f") for p in (0.5, 0.8, 1.0, 1.5, 2.0)],
+                  _fmt(s.get("ties@1.0"), ".3f"), "", "")
     return table
 
 

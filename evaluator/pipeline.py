@@ -280,10 +280,24 @@ class Pipeline:
         return {role: timing.Server(role, child, arenas[role], len(w.inputs), not self.backend.host_memory,
                                     checked=role != "vendor", own_process=len(kernels) == 1) for role in kernels}
 
-    def _check_and_time(self, w, r: TaskResult, artifact: Artifact,
-                        time_tuned: bool = True, time_vendor: bool = True) -> TaskResult:
+    def measure(self, w, artifact: Artifact, baselines: dict[str, Artifact], time_vendor: bool = True) -> TaskResult:
+        """Check and time kernels built elsewhere (a compile farm's artifacts, on a measurement
+        machine without TVM's compiler): the same run steps, checks and timing as ``evaluate``.
+        ``w`` may be any workload-like object; where its ``reference`` returns None for an input
+        set (no NumPy reference here), the trusted ``tvm-default`` process computes it."""
+        r = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
+                       domains=list(w.domains), hidden=getattr(w, "hidden", False))
+        try:
+            artifact.check_linkage(lambda: self.backend.registry_calls(w))
+        except ValueError as e:
+            return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
+        return self._check_and_time(w, r, artifact, time_vendor=time_vendor, baselines=baselines)
+
+    def _check_and_time(self, w, r: TaskResult, artifact: Artifact, time_tuned: bool = True,
+                        time_vendor: bool = True, baselines: dict[str, Artifact] | None = None) -> TaskResult:
         lim = self.protocol.limits
-        baselines = self._baselines(w, r, time_tuned)
+        if baselines is None:
+            baselines = self._baselines(w, r, time_tuned)
         vendor = self.backend.vendor_spec(w) if time_vendor else None
         with contextlib.ExitStack() as stack:
             t0 = time.perf_counter()
@@ -342,7 +356,7 @@ class Pipeline:
                                      else f"the kernel failed while timing: {e}", "time", output)
             finally:
                 r.steps_s["time"] = time.perf_counter() - t0
-            verdict = self._verify_timed(w, r, report, pool)
+            verdict = self._verify_timed(w, r, report, pool, servers.get("tvm-default"))
             why = _limit_reason(cand.child, self.sandbox, alive=True)
             if verdict is None and why:  # a limit hit is named even when the kernel coped with it
                 verdict = self._fail(r, records.RUNTIME_ERROR, why, step="time")
@@ -392,8 +406,8 @@ class Pipeline:
                 return self._fail(r, records.WRONG_RESULT, outcome.reason, **outcome.detail)
         return None
 
-    def _verify_timed(self, w, r: TaskResult, report: timing.TimingReport,
-                      pool: timing.InputPool) -> TaskResult | None:
+    def _verify_timed(self, w, r: TaskResult, report: timing.TimingReport, pool: timing.InputPool,
+                      trusted: timing.Server | None) -> TaskResult | None:
         """The checked rounds of the timed phase: outputs right at ``done`` and unchanged a
         moment later, inputs untouched."""
         names_in, names_out = [t.name for t in w.inputs], [o.name for o in w.outputs]
@@ -408,7 +422,13 @@ class Pipeline:
                 return self._fail(r, records.WRONG_RESULT, "the kernel modified its inputs while being timed "
                                   f"(timed round {snap.round + 1}, call {snap.slot + 1})", step="time")
             arrays = pool.arrays(snap.offsets)
-            outcome = check_set(0, arrays, names_in, w.reference(arrays), names_out,
+            reference = w.reference(arrays)
+            if reference is None:  # no NumPy reference on this machine: TVM's own build computes it
+                if trusted is None:
+                    r.detail["timed_checks_skipped"] = "no reference here and no tvm-default to compute one"
+                    continue
+                reference = timing.outputs_of(trusted, arrays, timeout=self.protocol.limits.check_s)
+            outcome = check_set(0, arrays, names_in, reference, names_out,
                                 [{f"out{i}": o for i, o in enumerate(snap.outputs)}])
             if not outcome.ok:
                 return self._fail(r, records.WRONG_RESULT,
@@ -502,7 +522,7 @@ class Artifact:
         if os.path.lexists(side):
             files.append((side.name, _read_plain(side, 1 << 20, "the kernel's description")))
         art = cls(tuple(files))
-        art.check_linkage(registry_calls)
+        art.check_linkage(lambda: registry_calls)
         return art
 
     @classmethod
@@ -513,7 +533,7 @@ class Artifact:
             files.append((f"{ARTIFACT}.json", side.read_bytes()))
         return cls(tuple(files))
 
-    def check_linkage(self, registry_calls: bool) -> None:
+    def check_linkage(self, registry_calls: Callable[[], bool]) -> None:
         """What the library may call (docs/kernel-policy.md): refused with the reason."""
         name, data = self.files[0]
         if data[:4] != b"\x7fELF":
@@ -522,7 +542,7 @@ class Artifact:
         with tempfile.TemporaryDirectory(prefix="ekb-artifact-") as d:
             path = Path(d) / name
             _create(path, data)
-            why = linkage.check_library(path, kind, registry_calls=registry_calls)
+            why = linkage.check_library(path, kind, registry_calls=registry_calls())
         if why:
             raise ValueError(why)
 
