@@ -297,6 +297,25 @@ def test_cpu_burnt_while_not_being_called_makes_the_result_suspect(pipe):
     assert "used" in r.reason and "while it was not being called" in r.reason
 
 
+IDLE_BURN = """#include <pthread.h>
+static void relu(const float *x, float *y);
+static volatile int inside, started;
+/* burns only while this kernel is not being called: when the others are timed */
+static void *burn(void *arg) { volatile double x = 0; for (;;) if (!inside) x += 1.0; return 0; }
+"""
+
+
+def test_cpu_burnt_only_while_the_others_are_timed_makes_the_result_suspect(pipe):
+    r = evaluate(pipe, RELU, c_relu("""
+    inside = 1;
+    if (!started) { pthread_t t; started = 1; pthread_create(&t, 0, burn, 0); }
+    relu(X, T_relu);
+    inside = 0;
+""", IDLE_BURN))
+    assert r.status == records.SUSPECT, r.reason
+    assert "while it was not being called" in r.reason
+
+
 def test_inputs_rewritten_during_the_timed_phase_are_caught(pipe):
     r = evaluate(pipe, RELU, c_relu("""
     static int calls;

@@ -1,7 +1,7 @@
 """The correctness check: compare what the candidate produced with the reference.
 
-Runs in the harness process on arrays the child wrote; the reference is computed here and
-never given to the candidate.
+Runs in the harness process on arrays it read from the kernel's arena itself; the reference is
+computed here and never given to the candidate.
 """
 
 from __future__ import annotations

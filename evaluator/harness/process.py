@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from evaluator.harness import messages as m
+from evaluator.sandbox import child_environment
 
 _ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -49,8 +50,6 @@ _SIGNALS = {
 class ChildProcess:
     def __init__(self, step: str, request: m.Message, scratch: Path, env: dict | None = None, sandbox=None,
                  pass_fds: tuple[int, ...] = ()):
-        from evaluator.sandbox import child_environment
-
         self.scratch = scratch
         # stderr stays outside the scratch directory: the step cannot rewrite what it said
         self._stderr = tempfile.TemporaryFile()
@@ -70,8 +69,10 @@ class ChildProcess:
             finally:
                 os.close(fd)
         else:
-            full_env = child_environment({"PYTHONPATH": _ROOT, **(env or {}),
-                                          "EKB_PARENT_PID": str(os.getpid())})
+            # absolute: the step runs in its scratch directory, where a relative entry means nothing
+            paths = [_ROOT] + [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+            full_env = child_environment({"PYTHONPATH": os.pathsep.join(paths),
+                                          **(env or {}), "EKB_PARENT_PID": str(os.getpid())})
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._stderr, cwd=scratch, env=full_env,
                                          pass_fds=list(pass_fds), start_new_session=True)

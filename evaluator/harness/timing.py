@@ -219,7 +219,7 @@ class TimingReport:
     child_clock: dict[str, dict]
     idle_cpu_s: dict[str, float | None]
     busy_cpu_s: dict[str, float]
-    copy_s: dict[str, float]  # median load + fetch seconds per sample, device backends only
+    copy_s: dict[str, float]  # median load + fetch seconds per call, device backends only
     snapshots: list[Snapshot] = field(default_factory=list)
     changed_after_return: list[tuple[int, int]] = field(default_factory=list)
 
@@ -331,7 +331,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
             dt, child_s, copy, snap = sample(srv, numbers[name], rounds if check else None)
             samples[name].append(net(dt) / numbers[name])
             child[name].append((dt, child_s))
-            copies[name].append(copy)
+            copies[name].append(copy / numbers[name])  # per call: batches differ in size
             for s in snap or ():
                 pending.append((srv, s))
         for srv, s in pending:  # a moment later: the outputs must not have moved
