@@ -63,6 +63,9 @@ class Server:
     busy_cpu_s: float = 0.0
     first_cpu_s: float | None = None
     last_cpu_s: float | None = None
+    busy_wall_s: float = 0.0
+    first_ns: int = 0
+    last_ns: int = 0
 
     def command(self, op: str, slots: Sequence[int] = (), number: int = 0, timeout: float = 60.0) -> tuple[float, m.Done]:
         line = m.Command(op=op, role=self.role, slots=tuple(slots), number=number).to_json()
@@ -76,11 +79,17 @@ class Server:
             self.busy_cpu_s += c1 - c0
             self.first_cpu_s = c0 if self.first_cpu_s is None else self.first_cpu_s
             self.last_cpu_s = c1
+        self.busy_wall_s += (t1 - t0) * 1e-9
+        self.first_ns = self.first_ns or t0
+        self.last_ns = t1
         if done.op != op:
             raise StepCrashed(f"answered {done.op!r} to {op!r}")
         if not done.ok:
             raise KernelFailed(done.error)
         return (t1 - t0) * 1e-9, done
+
+    def idle_wall_s(self) -> float:
+        return max(0.0, (self.last_ns - self.first_ns) * 1e-9 - self.busy_wall_s)
 
     def idle_cpu_s(self) -> float | None:
         if self.first_cpu_s is None or not self.own_process:
@@ -218,6 +227,7 @@ class TimingReport:
     round_trip_s: float
     child_clock: dict[str, dict]
     idle_cpu_s: dict[str, float | None]
+    idle_wall_s: dict[str, float]
     busy_cpu_s: dict[str, float]
     copy_s: dict[str, float]  # median load + fetch seconds per call, device backends only
     snapshots: list[Snapshot] = field(default_factory=list)
@@ -359,6 +369,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         round_trip_s=rtt,
         child_clock={n: clock_agreement(child[n], rtt) for n in names},
         idle_cpu_s={n: servers[n].idle_cpu_s() for n in names},
+        idle_wall_s={n: servers[n].idle_wall_s() for n in names},
         busy_cpu_s={n: servers[n].busy_cpu_s for n in names},
         copy_s={n: statistics.median(copies[n]) for n in names if servers[n].device_copies},
         snapshots=snapshots,
