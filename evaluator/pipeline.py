@@ -258,7 +258,7 @@ class Pipeline:
         scratch = stack.enter_context(self._scratch())
         arenas, spec_of = {}, []
         for role, what in kernels.items():
-            arena = arenas[role] = timing.arena_for(specs)
+            arena = arenas[role] = timing.arena_for(specs, self.backend.max_slots)
             stack.callback(arena.close)
             if isinstance(what, Artifact):
                 what.place(scratch, f"{role}.so")
@@ -276,7 +276,9 @@ class Pipeline:
             # OpenBLAS's threads spin for ~0.1 s after each call (2^28 cycles) unless told not
             # to: cores taken from the kernel timed next, and CPU the idle check would see
             env["OPENBLAS_THREAD_TIMEOUT"] = "4"
-        else:  # (the vendor call comes from the pattern files, which use TE)
+        elif not self.backend.registry_calls(w):
+            # (not for the vendor call, from the pattern files, which use TE; nor where TVM's own
+            # build calls the registry: tvm.contrib.sort is not in the runtime-only library)
             # loading and calling a built kernel needs TVM's runtime only: half the import time,
             # and no compiler within the kernel's reach
             env["TVM_USE_RUNTIME_LIB"] = "1"
@@ -331,8 +333,10 @@ class Pipeline:
             cand = servers["candidate"]
             deadline = time.monotonic() + lim.check_s
             # the candidate first: a kernel that does not load ends the task before anything waits
-            children = list({id(s.child): s for s in sorted(servers.values(), key=lambda s: s.role != "candidate")}.values())
-            for srv in children:
+            children: dict[int, timing.Server] = {}  # one Ready per process; a shared one speaks for the candidate
+            for srv in sorted(servers.values(), key=lambda s: s.role != "candidate"):
+                children.setdefault(id(srv.child), srv)
+            for srv in children.values():
                 role = srv.role
                 try:
                     ready = srv.child.read(m.Ready, max(0.0, deadline - time.monotonic()))

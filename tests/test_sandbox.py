@@ -126,7 +126,7 @@ def test_filling_tmp_hits_its_limit(pipe):
 def test_fork_bomb_hits_the_pids_limit(pipe):
     r = run(pipe, "import os\nwhile True:\n    os.fork()")
     assert r.status in (records.COMPILE_ERROR, records.TIMEOUT)
-    assert "process limit of 64 reached" in r.reason, r.reason
+    assert "process limit of 64 processes and threads reached" in r.reason, r.reason
 
 
 def test_memory_bomb_hits_the_memory_limit(pipe):

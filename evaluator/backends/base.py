@@ -89,6 +89,10 @@ class Backend(ABC):
     # Whether one step process must carry every kernel of a task (a remote board serves one
     # session at a time); otherwise the candidate and each baseline have a process of their own.
     one_session: bool = False
+    # At most this many arena slots (fresh inputs per call of a batch): each slot of a device
+    # backend is a set of device tensors to allocate, and on a remote board every allocation is
+    # a round trip (1,024 slots took a model graph's loading past its limit)
+    max_slots: int = 256
 
     def vendor_spec(self, w) -> dict | None:
         """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
@@ -179,7 +183,9 @@ class Backend(ABC):
         default does: a CPU sort is ``tvm.contrib.sort``); see docs/kernel-policy.md."""
         from evaluator.harness import linkage
 
-        return bool(linkage.registry_calls(w.canonical_module()))
+        # a workload known only by its tensors (a measurement machine's pack) has no module here
+        canonical = getattr(w, "canonical_module", None)
+        return bool(canonical and linkage.registry_calls(canonical()))
 
     def default_layers(self, sch, func_name: str = "main") -> dict:
         """Default layered-trace steps for a model-graph function a submission does not schedule."""

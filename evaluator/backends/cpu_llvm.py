@@ -79,6 +79,7 @@ class _CpuKernel(Kernel):
 class CpuLlvm(Backend):
     name = "cpu-llvm"
     host_memory = True
+    max_slots = 1024  # zero-copy views of the arena: a slot costs nothing to set up
 
     def info(self) -> BackendInfo:
         model, _ = _cpuinfo()

@@ -390,6 +390,7 @@ class RpcBackend(Backend):
     # the run step's process (the baselines load first) and the board's session process, as
     # they share the board itself; the parent still times every sample.
     one_session = True
+    max_slots = 16
 
     def __init__(self, key: str):
         if not KEY_RE.fullmatch(key):

@@ -108,12 +108,12 @@ class _Served:
             self.ins = [t[:n_in] for t in self.tensors]
             self.outs = [t[n_in:] for t in self.tensors]
 
-    def run(self, slots: tuple[int, ...], number: int) -> None:
+    def run(self, slots: range, number: int) -> None:
         kernel, ins, outs, graph = self.kernel, self.ins, self.outs, self.req.graph
         launch = kernel.launch
-        k = len(slots)
+        first, k = slots.start, len(slots)
         for i in range(number):
-            s = slots[i % k]
+            s = first + i % k
             got = launch(ins[s], outs[s])
             if graph:  # the VM returns fresh outputs: they land in the arena like any kernel's
                 for g, o in zip(got, outs[s]):
@@ -155,11 +155,12 @@ def serve(req: m.ServeRequest, chan, commands) -> None:
         one = served.get(cmd.role)
         if one is None:
             raise m.ProtocolError(f"Command.role: no kernel {cmd.role!r} here")
-        if any(not 0 <= s < one.spec.slots for s in cmd.slots):
-            raise m.ProtocolError("Command.slots: out of range")
+        if cmd.first + cmd.count > one.spec.slots or (cmd.op == "run" and cmd.number and not cmd.count):
+            raise m.ProtocolError(f"Command: slots {cmd.first}..{cmd.first + cmd.count - 1} of {one.spec.slots}")
+        slots = range(cmd.first, cmd.first + cmd.count)
         t0 = time.perf_counter()
         try:
-            getattr(one, cmd.op)(*((cmd.slots, cmd.number) if cmd.op == "run" else (cmd.slots,)))
+            getattr(one, cmd.op)(*((slots, cmd.number) if cmd.op == "run" else (slots,)))
         except Exception as e:  # noqa: BLE001 - the kernel failed while called
             _send(chan, m.Done(op=cmd.op, ok=False, error=_error_text(e)))
             return

@@ -204,19 +204,24 @@ COMMANDS = ("run", "load", "fetch", "stop")
 
 @dataclass(frozen=True)
 class Command(Message):
-    """``run``: call the kernel ``number`` times, call i on slot ``slots[i % len(slots)]``, then
-    wait for the device; ``load``/``fetch``: copy those slots between the arena and the device
-    (no-ops where the kernel works on the arena itself); ``stop``: exit."""
+    """``run``: call the kernel ``number`` times, call i on slot ``first + i % count``, then wait
+    for the device; ``load``/``fetch``: copy slots ``first .. first+count-1`` between the arena and
+    the device (no-ops where the kernel works on the arena itself); ``stop``: exit. A range, not a
+    list: the message is parsed inside the timed window, so it must cost the same for 1 or 1,000
+    slots."""
 
     kind: ClassVar[str] = "cmd"
     op: str
     role: str = ""
-    slots: tuple[int, ...] = ()
+    first: int = 0
+    count: int = 0
     number: int = 0
 
     def __post_init__(self):
         if self.op not in COMMANDS:
             raise ProtocolError(f"Command.op: {self.op!r} is not one of {COMMANDS}")
+        if self.first < 0 or self.count < 0 or self.number < 0:
+            raise ProtocolError("Command: first, count and number are never negative")
 
 
 @dataclass(frozen=True)
