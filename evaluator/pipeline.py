@@ -8,6 +8,7 @@ a child process with a wall-clock limit (``harness.process``).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import json
@@ -76,6 +77,9 @@ class Pipeline:
         if not self.info.available:
             raise BackendUnavailable(f"backend {self.info.name!r} is unavailable here: {self.info.reason}")
         self.peak = peaks(self.info.name, self.info.device, measure=self.backend.measure_peaks)
+        # the seeded input sets and their references, per workload and seed: a worker evaluates
+        # many submissions on the same workloads (kept in this process's memory only)
+        self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
 
     # --- baselines ---------------------------------------------------------------------------
     def baseline_artifact(self, w: suite.WorkloadDef) -> Path:
@@ -386,12 +390,28 @@ class Pipeline:
                 return verdict
             return self._record(w, r, report)
 
+    SEEDED_CACHE = 64  # input sets kept (with their references), each at most:
+    SEEDED_MAX_BYTES = 4 << 20
+
+    def _input_set(self, w, seed: int) -> tuple[list, list]:
+        key = (w.id, seed)
+        if key not in self._seeded:
+            arrays = generate(w, seed)
+            reference = w.reference(arrays)
+            if sum(a.nbytes for a in arrays) + sum(np.asarray(a).nbytes for a in reference) > self.SEEDED_MAX_BYTES:
+                return arrays, reference  # a large one is cheaper to make again than to hold
+            self._seeded[key] = (arrays, reference)
+            while len(self._seeded) > self.SEEDED_CACHE:
+                self._seeded.popitem(last=False)
+        self._seeded.move_to_end(key)
+        return self._seeded[key]
+
     def _correctness(self, w, r: TaskResult, cand: timing.Server, deadline: float) -> TaskResult | None:
         """The seeded input sets, each run twice on differently poisoned outputs in slot 0, read
         back from the arena by this process; None when every set is right."""
         lim = self.protocol.limits
         for k, seed in enumerate(self.protocol.seeds):
-            arrays = generate(w, seed)
+            arrays, reference = self._input_set(w, seed)
             runs = []
             for run in range(self.protocol.runs_per_seed):
                 for view, a in zip(cand.inputs(0), arrays):
@@ -416,7 +436,7 @@ class Pipeline:
                     if not np.array_equal(v, a, equal_nan=a.dtype.kind in "fc"):
                         got[f"in{i}"] = v.copy()
                 runs.append(got)
-            outcome = check_set(k + 1, arrays, [t.name for t in w.inputs], w.reference(arrays),
+            outcome = check_set(k + 1, arrays, [t.name for t in w.inputs], reference,
                                 [o.name for o in w.outputs], runs)
             if not outcome.ok:
                 why = _limit_reason(cand.child, self.sandbox, alive=True)
