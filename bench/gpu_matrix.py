@@ -11,9 +11,9 @@ over what may be carried there), so the work splits like a compile farm and its 
 
     tar -C .gpu -xJf .gpu/site.tar.xz && PYTHONPATH=.gpu/site TVM_USE_RUNTIME_LIB=1 \\
         EKB_CACHE_DIR=.gpu/pack/cache python3 bench/gpu_matrix.py measure --out DIR [--backends cuda]
-        on the GPU machine: for every task, the harness's own run step (``harness/child.py``:
-        loading, the poisoned correctness runs, interleaved timing with device events and the
-        L2 flush, single calls) and the pipeline's checks and record, then Correct@1 and Fast@p
+        on the GPU machine: for every task, the product's own runner (``Pipeline.measure``: the
+        kernels' processes, the poisoned correctness runs, the parent-clocked interleaved timing
+        on fresh inputs, the timed-round checks, the record), then Correct@1 and Fast@p
         per bundle and backend (``scoring.summarize``) into DIR/gpu_matrix.{json,md}. A backend
         unavailable there is reported with its reason and not run.
 
@@ -496,9 +496,11 @@ def markdown(report: dict) -> str:
              f"runs; samples of at least {report['protocol']['min_sample_s'] * 1e3:g} ms, "
              f"{report['protocol']['min_rounds']}-{report['protocol']['max_rounds']} rounds, "
              f"{report['protocol']['time_budget_s']:g} s per task.", "",
-             "Speedups are tvm-default (or vendor) time / candidate time, medians of per-round ratios. cuda: "
-             "CUDA events around every call, each after an untimed L2 flush; opencl: profiling events over "
-             "back-to-back calls. Vendor on cuda: PyTorch (cuBLAS/cuDNN, TF32 off).", "",
+             "Speedups are tvm-default (or vendor) time / candidate time, medians of per-round ratios. "
+             "Measured by the product's runner (`Pipeline.measure`): every kernel in its own process, each "
+             "sample the evaluating process's clock around a batch of calls on fresh inputs (one arena slot "
+             "per call), checked rounds against the NumPy references (seeded sets) or the trusted tvm-default "
+             "build (fresh inputs). Vendor on cuda: PyTorch (cuBLAS/cuDNN, TF32 off).", "",
              "| bundle | backend | tasks | Correct@1 | Fast@1.0 | Fast@1.5 | geomean (correct) | vendor Fast@1.0 |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for b in report["boards"].values():
