@@ -225,7 +225,7 @@ class Pipeline:
         r.detail["ir_chars"] = len(msg.ir)
         try:
             artifact = Artifact.take(scratch, ARTIFACT, lim.max_artifact_bytes,
-                                     registry_calls=self.backend.registry_calls(w))
+                                     registry_calls=lambda: self.backend.registry_calls(w))
         except ValueError as e:
             return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
         return artifact
@@ -414,15 +414,8 @@ class Pipeline:
             arrays, reference = self._input_set(w, seed)
             runs = []
             for run in range(self.protocol.runs_per_seed):
-                for view, a in zip(cand.inputs(0), arrays):
-                    np.copyto(view, a)
-                cand.poison(0, run)
                 try:
-                    if cand.device_copies:
-                        cand.command("load", (0,), timeout=max(0.05, deadline - time.monotonic()))
-                    cand.command("run", (0,), 1, timeout=max(0.05, deadline - time.monotonic()))
-                    if cand.device_copies:
-                        cand.command("fetch", (0,), timeout=max(0.05, deadline - time.monotonic()))
+                    outputs, after = timing.call_once(cand, arrays, deadline, run)
                 except StepTimeout:
                     return self._stopped(r, cand.child, records.TIMEOUT,
                                          f"correctness runs exceeded the {lim.check_s:g} s limit", "check")
@@ -431,8 +424,8 @@ class Pipeline:
                                          e.output)
                 except timing.KernelFailed as e:
                     return self._stopped(r, cand.child, records.RUNTIME_ERROR, f"run failed: {e}", "check")
-                got = {f"out{i}": o.copy() for i, o in enumerate(cand.outputs(0))}
-                for i, (v, a) in enumerate(zip(cand.inputs(0), arrays)):
+                got = {f"out{i}": o for i, o in enumerate(outputs)}
+                for i, (v, a) in enumerate(zip(after, arrays)):
                     if not np.array_equal(v, a, equal_nan=a.dtype.kind in "fc"):
                         got[f"in{i}"] = v.copy()
                 runs.append(got)
@@ -466,7 +459,7 @@ class Pipeline:
                 if trusted is None:
                     r.detail["timed_checks_skipped"] = "no reference here and no tvm-default to compute one"
                     continue
-                reference = timing.outputs_of(trusted, arrays, timeout=self.protocol.limits.check_s)
+                reference = timing.call_once(trusted, arrays, time.monotonic() + self.protocol.limits.check_s)[0]
             outcome = check_set(0, arrays, names_in, reference, names_out,
                                 [{f"out{i}": o for i, o in enumerate(snap.outputs)}])
             if not outcome.ok:
@@ -556,7 +549,7 @@ class Artifact:
     files: tuple[tuple[str, bytes], ...]
 
     @classmethod
-    def take(cls, scratch: Path, name: str, limit: int, registry_calls: bool = False) -> "Artifact":
+    def take(cls, scratch: Path, name: str, limit: int, registry_calls: Callable[[], bool]) -> "Artifact":
         """``registry_calls``: TVM's own build of the workload calls registry functions by name
         (a CPU sort is ``tvm.contrib.sort``; a CUDA host library launches its kernels so), so
         the candidate's may too."""
@@ -565,7 +558,7 @@ class Artifact:
         if os.path.lexists(side):
             files.append((side.name, _read_plain(side, 1 << 20, "the kernel's description")))
         art = cls(tuple(files))
-        art.check_linkage(lambda: registry_calls)
+        art.check_linkage(registry_calls)
         return art
 
     @classmethod

@@ -48,8 +48,9 @@ class Kernel(ABC):
     def timer(self, inputs: Sequence[Any], outputs: Sequence[Any], number: int) -> Callable[[], float]:
         """A function timing ``number`` back-to-back calls with the runtime's own clock, for the
         backend's own tools (peaks, tuning). The harness never uses it to score: the evaluating
-        process times every sample itself (``harness.timing``)."""
-        raise NotImplementedError
+        process times every sample itself (``harness.timing``). Kernels that no such tool times
+        (the vendor calls) have none."""
+        raise NotImplementedError(f"{type(self).__name__} has no timer of its own")
 
 
 def pattern_module(pattern) -> str:

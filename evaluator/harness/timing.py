@@ -381,17 +381,21 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
     )
 
 
-def outputs_of(srv: Server, arrays: Sequence[np.ndarray], timeout: float) -> list[np.ndarray]:
-    """One call of a (trusted) server on ``arrays``: its outputs, as this process reads them."""
+def call_once(srv: Server, arrays: Sequence[np.ndarray], deadline: float,
+              run: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """One call on slot 0 with ``arrays`` as inputs and outputs poisoned for run ``run``: the
+    outputs and the inputs as they are afterwards, as this process reads them from the arena.
+    ``deadline``: a ``time.monotonic()`` time every command must answer by."""
+    left = lambda: max(0.05, deadline - time.monotonic())  # noqa: E731
     for view, a in zip(srv.inputs(0), arrays):
         np.copyto(view, a)
-    srv.poison(0)
+    srv.poison(0, run)
     if srv.device_copies:
-        srv.command("load", (0,), timeout=timeout)
-    srv.command("run", (0,), 1, timeout=timeout)
+        srv.command("load", (0,), timeout=left())
+    srv.command("run", (0,), 1, timeout=left())
     if srv.device_copies:
-        srv.command("fetch", (0,), timeout=timeout)
-    return [o.copy() for o in srv.outputs(0)]
+        srv.command("fetch", (0,), timeout=left())
+    return [o.copy() for o in srv.outputs(0)], srv.inputs(0)
 
 
 # The step's own clock around its calls can only be shorter than the parent's (which adds the
