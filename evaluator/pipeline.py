@@ -685,19 +685,20 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
 
     pipe = Pipeline(backend, protocol, seeds, sandbox=sandbox)
     tasks = suite.select(globs, include_hidden)
-    entries = {e.workload: e for e in bundle.entries if e.backend == pipe.info.name}
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     results = []
+    used: set[int] = set()  # entries some selected task resolved to (workload-level, else pattern-level)
     for w in tasks:
         if progress:
             progress(w.id, None)
-        e = entries.get(w.id)
-        cand = Candidate(e.format, e.source, e.trace, e.launch) if e else None
+        e = bundle.entry_for(w, pipe.info.name)
+        if e is not None:
+            used.add(e.index)
+        cand = Candidate(e.format, e.source, e.trace, e.launch_for(w)) if e else None
         res = pipe.evaluate(w, cand)
         results.append(res)
         if progress:
             progress(w.id, res)
-    selected = {w.id for w in tasks}
     return {
         "backend": pipe.info.name,
         "backend_info": pipe.info.to_json(),
@@ -709,7 +710,7 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
                               if (tuned := [r for w, r in zip(tasks, results) if pipe.has_tuned(w)]) else None),
         "tasks": [t.to_json() for t in results],
         "ignored_entries": [e.label for e in bundle.entries
-                            if e.backend == pipe.info.name and e.workload not in selected],
+                            if e.backend == pipe.info.name and e.index not in used],
         "protocol": pipe.protocol.to_json(),
         "peaks": pipe.peak,
         "machine": machine(),

@@ -110,7 +110,6 @@ class _Cancelled(Exception):
 
 def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -> None:
     bundle = load_bundle(sub.bundle.path)
-    entries = {e.workload: e for e in bundle.entries if e.backend == backend}
     aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                .values_list("workload", flat=True))
@@ -119,8 +118,8 @@ def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -
             continue
         if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
             raise _Cancelled
-        e = entries.get(w.id)
-        r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace, e.launch) if e else None)
+        e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
+        r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace, e.launch_for(w)) if e else None)
         if store(sub, r, device=pipe.info.device, track=track) and track == Result.PUBLIC:
             Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
 

@@ -19,7 +19,9 @@ definition fails to link. Flags, and why:
 
 The compiler runs with a wall-clock limit, a CPU-time limit and a file-size limit, and the
 library's size is checked. The artifact is the library plus a sidecar ``<library>.json`` naming
-the entry and which harness tensor goes to each parameter.
+the entry, which harness tensor goes to each parameter and the values of the launch's
+``shape_args`` (the workload's parameters, passed as ``int64_t`` after the tensors). An artifact
+is built for one workload, so its shape values are fixed when it is built.
 """
 
 from __future__ import annotations
@@ -60,13 +62,15 @@ def march(target: dict) -> list[str]:
     return []
 
 
-def prototype(entry: str, bound: list[dict]) -> str:
+def prototype(entry: str, bound: list[dict], n_shape: int = 0) -> str:
+    """The entry's C signature: a pointer per tensor (inputs const), then ``n_shape`` int64_t."""
     params = []
     for t in bound:
         ctype = C_TYPES.get(t["dtype"])
         if ctype is None:
             raise ValueError(f"tensor {t['name']!r} has dtype {t['dtype']}, which c-source does not support")
         params.append(f"{'const ' if t['role'] == 'input' else ''}{ctype}*")
+    params += ["int64_t"] * n_shape
     return f"void {entry}({', '.join(params)})"
 
 
@@ -80,7 +84,7 @@ def is_artifact(path: str) -> bool:
 
 def build(source: str, launch: dict, tensors: list[dict], path: str, isa_flags: list[str]) -> None:
     """Compile ``source`` into the library ``path``; ValueError with the compiler's message."""
-    from evaluator.formats.raw_source import bind_args
+    from evaluator.formats.raw_source import bind_args, shape_values
 
     compiler = next((c for c in COMPILERS if shutil.which(c)), None)
     if compiler is None:
@@ -88,13 +92,14 @@ def build(source: str, launch: dict, tensors: list[dict], path: str, isa_flags: 
                          "be built here")
     entry = launch["entry"]
     bound = bind_args(launch, tensors)
-    proto = prototype(entry, bound)
+    shape = shape_values(launch)
+    proto = prototype(entry, bound, len(shape))
     with tempfile.TemporaryDirectory(prefix="ekb-cc-") as d:
         work = Path(d)
         (work / "kernel.c").write_text(source, encoding="utf-8")
         (work / "prototype.h").write_text(
             "#include <stdbool.h>\n#include <stdint.h>\n"
-            f"/* the signature launch 'args' gives the entry */\n{proto};\n")
+            f"/* the signature launch 'args' (and 'shape_args') give the entry */\n{proto};\n")
         # takes the entry's address: a source without the function fails to link
         (work / "anchor.c").write_text(f"void *const ekb_entry_anchor = (void *){entry};\n")
         lib = work / "kernel.so"
@@ -103,7 +108,7 @@ def build(source: str, launch: dict, tensors: list[dict], path: str, isa_flags: 
                "kernel.c", "anchor.c", "-o", lib.name, "-lm", "-Wl,--no-undefined"]
         out = _run(cmd, work)
         if out is not None:
-            raise ValueError(_explain(out, entry, proto))
+            raise ValueError(_explain(out, entry, proto, launch.get("shape_args") or []))
         size = lib.stat().st_size
         if size > MAX_LIBRARY_BYTES:
             raise ValueError(f"the compiled library is {size >> 20} MiB; the limit is {MAX_LIBRARY_BYTES >> 20} MiB")
@@ -111,7 +116,8 @@ def build(source: str, launch: dict, tensors: list[dict], path: str, isa_flags: 
     position = {t["name"]: i for i, t in enumerate(tensors)}
     sidecar(path).write_text(json.dumps({"format": FORMAT, "version": 1, "entry": entry,
                                          "args": [t["name"] for t in bound],
-                                         "order": [position[t["name"]] for t in bound]}))
+                                         "order": [position[t["name"]] for t in bound],
+                                         "shape_args": list(launch.get("shape_args") or []), "shape": shape}))
 
 
 def _limits() -> None:  # in the compiler's process, before exec
@@ -142,15 +148,16 @@ def _run(cmd: list[str], cwd: Path) -> str | None:
     return text or f"the C compiler failed with status {proc.returncode}"
 
 
-def _explain(output: str, entry: str, proto: str) -> str:
+def _explain(output: str, entry: str, proto: str, shape_args: list[str]) -> str:
     """The compiler's message, trimmed, with the cause named first where it is ours to name."""
     output = output.strip()
     if len(output) > MAX_MESSAGE_CHARS:
         output = output[:MAX_MESSAGE_CHARS] + " …"
     if re.search(rf"conflicting types for '{re.escape(entry)}'|"
                  rf"static declaration of '{re.escape(entry)}' follows", output):
+        shape = f", then int64_t {', '.join(shape_args)} from 'shape_args'" if shape_args else ""
         return (f"the function's signature does not match launch 'args': it must be {proto} "
-                f"(inputs const, in the order of 'args'); the compiler says:\n{output}")
+                f"(inputs const, in the order of 'args'{shape}); the compiler says:\n{output}")
     if re.search(rf"undefined reference to `{re.escape(entry)}'|'{re.escape(entry)}' undeclared", output):
         return f"the source defines no function {entry!r}; the compiler says:\n{output}"
     return f"the C compiler rejected the source:\n{output}"
@@ -167,19 +174,21 @@ class CKernel(Kernel):
         self.lib = ctypes.CDLL(os.path.abspath(path))
         self.fn = getattr(self.lib, doc["entry"])
         self.fn.restype = None
-        self.fn.argtypes = [ctypes.c_void_p] * len(doc["order"])
+        self.shape = list(doc.get("shape", []))  # the workload's shape_args values, after the tensors
+        self.fn.argtypes = [ctypes.c_void_p] * len(doc["order"]) + [ctypes.c_int64] * len(self.shape)
         self.order = list(doc["order"])
 
-    def _pointers(self, inputs, outputs) -> list[int]:
+    def _arguments(self, inputs, outputs) -> list[int]:
         tensors = list(inputs) + list(outputs)
-        return [t.ctypes.data if hasattr(t, "ctypes") else t.data_ptr() for t in (tensors[i] for i in self.order)]
+        pointers = [t.ctypes.data if hasattr(t, "ctypes") else t.data_ptr() for t in (tensors[i] for i in self.order)]
+        return pointers + self.shape
 
     def __call__(self, inputs, outputs):
-        self.fn(*self._pointers(inputs, outputs))
+        self.fn(*self._arguments(inputs, outputs))
         return list(outputs)
 
     def timer(self, inputs, outputs, number):
-        fn, args = self.fn, self._pointers(inputs, outputs)
+        fn, args = self.fn, self._arguments(inputs, outputs)
 
         def run() -> float:
             t0 = time.perf_counter()
@@ -192,6 +201,8 @@ class CKernel(Kernel):
 
 def load(path: str) -> CKernel:
     doc = json.loads(sidecar(path).read_text())
-    if doc.get("format") != FORMAT or not isinstance(doc.get("order"), list):
+    shape = doc.get("shape", [])
+    if (doc.get("format") != FORMAT or not isinstance(doc.get("order"), list) or not isinstance(shape, list)
+            or not all(type(v) is int and -(1 << 63) <= v < (1 << 63) for v in shape)):
         raise ValueError(f"{sidecar(path).name}: not a c-source artifact description")
     return CKernel(path, doc)

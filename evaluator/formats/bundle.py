@@ -10,9 +10,14 @@ folder that contains it)::
       "entries": [
         {"workload": "matmul/matmul@m256n256k256", "backend": "cpu-llvm",
          "format": "layered-trace", "file": "schedules/matmul.json",
-         "trace": "traces/matmul.jsonl"}
+         "trace": "traces/matmul.jsonl"},
+        {"pattern": "matmul/matmul", "backend": "cpu-llvm",
+         "format": "layered-trace", "file": "schedules/matmul-any.json"}
       ]
     }
+
+An entry names one ``workload`` or a whole ``pattern`` (every shape of it, public and held out);
+:meth:`Bundle.entry_for` resolves a workload to its entry, a workload-level entry first.
 
 :func:`load_bundle` never extracts anything to disk: every member is read into memory with
 caps checked before and while reading (member count, declared and real sizes, compression
@@ -30,6 +35,7 @@ budget. Only the first :data:`MAX_REPORTED_ERRORS` messages are kept (the rest a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -42,13 +48,16 @@ import time
 import zipfile
 import zlib
 from bisect import bisect_left
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant
 from evaluator.formats.strict_json import type_name as _kind
 from evaluator.formats.trace import TraceError, parse_trace
+
+if TYPE_CHECKING:
+    from evaluator.suite import WorkloadDef
 
 __all__ = ["SCHEMA", "BACKEND_RE", "Limits", "BundleError", "Entry", "Bundle", "load_bundle",
            "MAX_ARCHIVE_BYTES", "MAX_TOTAL_UNCOMPRESSED_BYTES", "MAX_FILE_BYTES", "MAX_TRACE_BYTES",
@@ -63,7 +72,15 @@ BACKEND_RE = re.compile(r"cpu-llvm|opencl|cuda|rpc:[A-Za-z0-9._-]{1,64}")
 MAX_DESCRIPTION = 2000
 MANIFEST = "manifest.json"
 MANIFEST_KEYS = ("schema", "name", "description", "entries")
-ENTRY_KEYS = ("workload", "backend", "format", "file", "trace", "launch")
+ENTRY_KEYS = ("workload", "pattern", "backend", "format", "file", "trace", "launch")
+# Formats a pattern-level entry may use: their files do not fix the shape. Why the others may not
+# (yet), as the refusal says it.
+PATTERN_FORMATS = ("layered-trace", "c-source")
+PATTERN_REFUSED = {
+    "tvmscript": "a TVMScript PrimFunc has fixed buffer shapes (symbolic shapes are not supported yet)",
+    "opencl-source": "its launch sizes are fixed numbers (sizes as expressions of the shape are not supported yet)",
+    "cuda-source": "its grid and block are fixed numbers (sizes as expressions of the shape are not supported yet)",
+}
 ARCHIVE_KINDS = "a directory, a .zip archive, or a .tar.gz/.tgz archive"
 
 # The caps of one bundle (the defaults of Limits). Each one is enforced with a message that names
@@ -120,7 +137,7 @@ class BundleError(ValueError):
 @dataclass(frozen=True)
 class Entry:
     index: int  # 1-based position in the manifest's "entries"
-    workload: str
+    workload: str | None  # exactly one of workload and pattern is set
     backend: str
     format: str
     file: str  # normalised path inside the bundle
@@ -128,10 +145,23 @@ class Entry:
     trace: list[dict] | None
     # raw-source formats only: entry point, argument order and launch configuration
     launch: dict | None = None
+    pattern: str | None = None  # a pattern id: this kernel for every workload of the pattern
 
     @property
     def label(self) -> str:
-        return f"entry {self.index} ({self.workload}, {self.backend})"
+        return f"entry {self.index} ({self.target}, {self.backend})"
+
+    @property
+    def target(self) -> str:
+        """What the entry is for, as shown: the workload id, or ``pattern <id>``."""
+        return self.workload if self.workload is not None else f"pattern {self.pattern}"
+
+    def launch_for(self, w: "WorkloadDef") -> dict | None:
+        """The launch to build this entry for workload ``w``: with ``shape_args``, the workload's
+        integer parameters go along so the build can pass their values."""
+        from evaluator.formats.raw_source import bind_shape
+
+        return bind_shape(self.launch, w.params)
 
 
 @dataclass(frozen=True)
@@ -141,6 +171,18 @@ class Bundle:
     entries: tuple[Entry, ...]
     sha256: str
     schema: str = SCHEMA
+
+    @functools.cached_property
+    def _targets(self) -> dict[tuple[str, str, str], Entry]:
+        # ("workload" | "pattern", id, backend) -> entry; the loader refuses duplicates
+        return {("workload", e.workload, e.backend) if e.workload is not None else ("pattern", e.pattern, e.backend): e
+                for e in self.entries}
+
+    def entry_for(self, w: "WorkloadDef", backend: str) -> Entry | None:
+        """The entry that evaluates workload ``w`` on ``backend``: one naming the workload, else
+        one naming its pattern (``w.pattern.id``: a held-out id's tag is opaque, never parsed)."""
+        found = self._targets.get(("workload", w.id, backend))
+        return found if found is not None else self._targets.get(("pattern", w.pattern.id, backend))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -873,6 +915,69 @@ def _suite_workload_exists(workload_id: str) -> bool:
     return True
 
 
+def _suite_workload_params(workload_id: str) -> Mapping[str, Any] | None:
+    from evaluator import suite
+
+    try:
+        return suite.get_workload(workload_id).params
+    except suite.UnknownWorkload:
+        return None
+
+
+def _suite_pattern_params() -> Callable[[str], Sequence[Mapping[str, Any]] | None]:
+    """Pattern id -> the parameters of each of its public workloads (None: no such pattern)."""
+    from evaluator import suite
+
+    by_id = {p.id: p for p in suite.patterns()}
+    return lambda pid: [w.params for w in by_id[pid].workloads] if pid in by_id else None
+
+
+class _Targets:
+    """What entries may name, each id looked up once however many entries repeat it."""
+
+    def __init__(self, workload_exists: Callable[[str], bool],
+                 pattern_params: Callable[[str], Sequence[Mapping[str, Any]] | None] | None,
+                 workload_params: Callable[[str], Mapping[str, Any] | None]):
+        self._workload_exists = workload_exists
+        self._pattern_params = pattern_params  # None: the suite's, built on first use
+        self._workload_params = workload_params
+        self._workloads: dict[str, bool] = {}
+        # id -> names of its integer parameters (for a pattern: those every listed workload has);
+        # None when unknown
+        self._pattern_ints: dict[str, frozenset[str] | None] = {}
+        self._workload_ints: dict[str, frozenset[str] | None] = {}
+
+    def workload_known(self, workload_id: str) -> bool:
+        if workload_id not in self._workloads:
+            self._workloads[workload_id] = bool(self._workload_exists(workload_id))
+        return self._workloads[workload_id]
+
+    def pattern_ints(self, pattern_id: str) -> frozenset[str] | None:
+        if pattern_id not in self._pattern_ints:
+            if self._pattern_params is None:
+                self._pattern_params = _suite_pattern_params()
+            listed = self._pattern_params(pattern_id)
+            self._pattern_ints[pattern_id] = None if listed is None else _common_ints(listed)
+        return self._pattern_ints[pattern_id]
+
+    def pattern_known(self, pattern_id: str) -> bool:
+        return self.pattern_ints(pattern_id) is not None
+
+    def workload_ints(self, workload_id: str) -> frozenset[str] | None:
+        if workload_id not in self._workload_ints:
+            params = self._workload_params(workload_id)
+            self._workload_ints[workload_id] = None if params is None else _common_ints([params])
+        return self._workload_ints[workload_id]
+
+
+def _common_ints(listed: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    """Names that are integer parameters in every one of ``listed`` (shape sizes, not dtypes)."""
+    from evaluator.formats.raw_source import int_params
+
+    sets = [frozenset(int_params(dict(p))) for p in listed]
+    return frozenset.intersection(*sets) if sets else frozenset()
+
+
 def _parse_manifest(r: _Reader, errors: list[str]) -> Any:
     """The manifest's JSON document, or None (errors reported) when it cannot be had."""
     lim = r.limits
@@ -916,12 +1021,17 @@ def load_bundle(
     formats: Mapping[str, Any] | None = None,
     workload_exists: Callable[[str], bool] | None = None,
     limits: Limits = Limits(),
+    pattern_params: Callable[[str], Sequence[Mapping[str, Any]] | None] | None = None,
+    workload_params: Callable[[str], Mapping[str, Any] | None] | None = None,
 ) -> Bundle:
     """Load and check the bundle at ``path`` (a directory, ``.zip``, ``.tar.gz`` or ``.tgz``).
 
     ``formats`` maps a format name to an object whose ``check(text) -> list[str]`` returns static
     errors for an entry's file (default: ``evaluator.formats.FORMATS``). ``workload_exists`` says
     whether a workload id is in the suite, hidden ones included (default: the suite itself).
+    ``pattern_params`` maps a pattern id to the parameters of its listed workloads, or None for
+    an unknown pattern; ``workload_params`` gives one workload's parameters, or None (defaults:
+    the suite). They decide which patterns an entry may name and which ``shape_args`` it may ask.
     Raises :class:`BundleError` listing every problem found.
     """
     if formats is None:
@@ -930,16 +1040,17 @@ def load_bundle(
         formats = FORMATS
     if workload_exists is None:
         workload_exists = _suite_workload_exists
+    targets = _Targets(workload_exists, pattern_params, workload_params or _suite_workload_params)
 
     started = time.monotonic()
     r, digest = _open(os.fspath(path), limits, started)
     try:
-        return _load(r, digest, formats, workload_exists)
+        return _load(r, digest, formats, targets)
     except _Fatal:
         raise _error(r.errors) from None
 
 
-def _load(r: _Reader, digest: str, formats: Mapping[str, Any], workload_exists: Callable[[str], bool]) -> Bundle:
+def _load(r: _Reader, digest: str, formats: Mapping[str, Any], targets: _Targets) -> Bundle:
     limits = r.limits
     errors = r.errors
     doc = _parse_manifest(r, errors)
@@ -991,12 +1102,11 @@ def _load(r: _Reader, digest: str, formats: Mapping[str, Any], workload_exists: 
         raw_entries = []
 
     entries: list[Entry] = []
-    seen: dict[tuple[str, str], int] = {}
-    known_workloads: dict[str, bool] = {}
+    seen: dict[tuple[str, str, str], int] = {}
     file_refs: set[str] = set()
     for index, spec in enumerate(raw_entries, start=1):
         r.tick()
-        entry = _check_entry(index, spec, r, formats, workload_exists, known_workloads, seen, file_refs, errors)
+        entry = _check_entry(index, spec, r, formats, targets, seen, file_refs, errors)
         if entry is not None:
             entries.append(entry)
     r.tick()
@@ -1079,9 +1189,8 @@ def _check_entry(
     spec: Any,
     r: _Reader,
     formats: Mapping[str, Any],
-    workload_exists: Callable[[str], bool],
-    known_workloads: dict[str, bool],
-    seen: dict[tuple[str, str], int],
+    targets: _Targets,
+    seen: dict[tuple[str, str, str], int],
     file_refs: set[str],
     errors: _Problems,
 ) -> Entry | None:
@@ -1089,37 +1198,55 @@ def _check_entry(
         errors.append(f"entry {index}: must be a JSON object, got {_kind(spec)}")
         return None
     n_before = errors.total
-    workload, backend, fmt = spec.get("workload"), spec.get("backend"), spec.get("format")
-    shown = [_show(v) for v in (workload, backend) if isinstance(v, str)]
+    workload, pattern, backend, fmt = (spec.get(k) for k in ("workload", "pattern", "backend", "format"))
+    shown = [_show(workload) if isinstance(workload, str) else None,
+             f"pattern {_show(pattern)}" if isinstance(pattern, str) else None,
+             _show(backend) if isinstance(backend, str) else None]
+    shown = [v for v in shown if v is not None]
     label = f"entry {index} ({', '.join(shown)})" if shown else f"entry {index}"
 
     for key in spec:
         if key not in ENTRY_KEYS:
             errors.append(f"{label}: unknown key {_q(key)} (allowed: {', '.join(ENTRY_KEYS)})")
-    for key in ("workload", "backend", "format", "file"):
+    if "workload" in spec and "pattern" in spec:
+        errors.append(f"{label}: give exactly one of 'workload' (one shape) and 'pattern' (every shape of "
+                      f"a pattern), not both")
+    elif "workload" not in spec and "pattern" not in spec:
+        errors.append(f"{label}: missing 'workload' (or 'pattern', for every shape of a pattern)")
+    for key in ("workload", "pattern", "backend", "format", "file"):
         if key not in spec:
-            errors.append(f"{label}: missing {key!r}")
+            if key not in ("workload", "pattern"):
+                errors.append(f"{label}: missing {key!r}")
         elif not isinstance(spec[key], str):
             errors.append(f"{label}: {key!r} must be a string, got {_kind(spec[key])}")
 
     if isinstance(workload, str):
         if not workload:
             errors.append(f"{label}: 'workload' must not be empty")
-        else:
-            if workload not in known_workloads:
-                known_workloads[workload] = bool(workload_exists(workload))
-            if not known_workloads[workload]:
-                errors.append(f"{label}: unknown workload {_q(workload)}")
+        elif not targets.workload_known(workload):
+            errors.append(f"{label}: unknown workload {_q(workload)}")
+    if isinstance(pattern, str):
+        if not pattern:
+            errors.append(f"{label}: 'pattern' must not be empty")
+        elif not targets.pattern_known(pattern):
+            hint = " (a pattern id has no '@<shape>' part; name one shape with 'workload')" if "@" in pattern else ""
+            errors.append(f"{label}: unknown pattern {_q(pattern)}{hint}")
     if isinstance(backend, str) and not BACKEND_RE.fullmatch(backend):
         errors.append(f"{label}: unknown backend {_q(backend)} (expected 'cpu-llvm', 'opencl', 'cuda' or "
                       f"'rpc:<key>' with a key of 1-64 characters of A-Z a-z 0-9 . _ -)")
-    if isinstance(workload, str) and isinstance(backend, str):
-        first = seen.setdefault((workload, backend), index)
+    target = (("workload", workload) if "pattern" not in spec else
+              ("pattern", pattern) if "workload" not in spec else None)
+    if target is not None and isinstance(target[1], str) and isinstance(backend, str):
+        first = seen.setdefault((*target, backend), index)
         if first != index:
-            errors.append(f"{label}: duplicate of entry {first} (the same workload and backend)")
+            errors.append(f"{label}: duplicate of entry {first} (the same {target[0]} and backend)")
     if isinstance(fmt, str) and fmt not in formats:
         known = ", ".join(sorted(formats)) or "none"
         errors.append(f"{label}: unknown format {_q(fmt)} (known: {known})")
+    elif isinstance(fmt, str) and target is not None and target[0] == "pattern" and fmt not in PATTERN_FORMATS:
+        why = PATTERN_REFUSED.get(fmt, "its files are written for one shape")
+        errors.append(f"{label}: format {fmt!r} cannot be used in a pattern-level entry yet: {why}; give one "
+                      f"'workload' entry per shape (pattern-level formats: {', '.join(PATTERN_FORMATS)})")
 
     path, source = (None, None)
     if "file" in spec and isinstance(spec["file"], str):
@@ -1139,7 +1266,10 @@ def _check_entry(
         else:
             # Not cached: a launch object is part of this entry's manifest text, and checking it
             # costs time in proportion to its size, so all launches cost at most a manifest's worth.
-            errors.extend(f"{label}: launch: {p}" for p in check_launch(launch))
+            problems = check_launch(launch)
+            errors.extend(f"{label}: launch: {p}" for p in problems)
+            if not problems and isinstance(launch, dict) and launch.get("shape_args") and target is not None:
+                errors.extend(f"{label}: launch: {p}" for p in _check_shape_names(launch["shape_args"], target, targets))
 
     trace = None
     raw_trace = spec.get("trace")
@@ -1153,4 +1283,20 @@ def _check_entry(
         return None
     return Entry(index=index, workload=workload, backend=backend, format=fmt, file=path,
                  source=source.text if source is not None else None,
-                 trace=trace, launch=launch)
+                 trace=trace, launch=launch, pattern=pattern)
+
+
+def _check_shape_names(names: list[str], target: tuple[str, Any], targets: _Targets) -> list[str]:
+    """``shape_args`` against the integer parameters of the entry's workload or pattern (nothing
+    to say when the target itself is unknown: that is reported already)."""
+    kind, ident = target
+    ints = targets.pattern_ints(ident) if kind == "pattern" else targets.workload_ints(ident)
+    if ints is None:
+        return []
+    bad = [n for n in names if n not in ints]
+    if not bad:
+        return []
+    where = f"every workload of pattern {_q(ident)}" if kind == "pattern" else f"workload {_q(ident)}"
+    which = "is not an integer parameter" if len(bad) == 1 else "are not integer parameters"
+    return [f"'shape_args' names {', '.join(map(repr, bad))}, which {which} of {where}; its integer parameters "
+            f"are {', '.join(sorted(ints)) or 'none'}"]

@@ -17,7 +17,10 @@ object next to ``file``::
 * ``cuda-source``: ``grid`` and ``block`` (1–3 sizes each, at most 1024 threads per block) and
   optional ``shared_bytes`` (dynamic shared memory).
 * ``c-source``: no sizes; the function is ``void entry(T0* a0, T1* a1, ...)`` with pointer types
-  from the tensors' dtypes (inputs ``const``), arrays dense and row-major.
+  from the tensors' dtypes (inputs ``const``), arrays dense and row-major. Optional
+  ``shape_args``: names of the workload's integer parameters (``"m"``, ``"n"``, ...), passed as
+  ``int64_t`` arguments after the tensors, in that order — what lets one function serve every
+  shape of a pattern (a ``"pattern"`` entry). Checked against the parameters by the bundle loader.
 
 This module is the static check (safe in the server). Building happens in the build step's
 child process, in the sandbox, through the backend's ``build_source``.
@@ -44,8 +47,12 @@ C_TYPES = {"float32": "float", "float64": "double", "float16": "_Float16", "int8
 KEYS = {
     "opencl-source": {"entry", "args", "global", "local"},
     "cuda-source": {"entry", "args", "grid", "block", "shared_bytes"},
-    "c-source": {"entry", "args"},
+    "c-source": {"entry", "args", "shape_args"},
 }
+MAX_SHAPE_ARGS = 16
+# The launch key under which the evaluator hands the build step the workload's integer
+# parameters (never written by a submitter: the manifest's launch keys are checked above).
+BOUND_PARAMS = "workload_params"
 
 
 def check_text(kind: str):
@@ -97,6 +104,8 @@ def check_launch_for(fmt: str):
                 errors.append(f"'args' holds invalid tensor names: {bad[:5]!r:.200}")
             elif len(set(args)) != len(args):
                 errors.append("'args' names a tensor more than once")
+        if "shape_args" in launch and "shape_args" in allowed:
+            errors += _check_shape_args(launch["shape_args"])
         if fmt == "opencl-source":
             glob = _sizes(launch, "global", errors)
             local = _sizes(launch, "local", errors, optional=True)
@@ -120,6 +129,46 @@ def check_launch_for(fmt: str):
         return errors
 
     return check_launch
+
+
+def _check_shape_args(names: Any) -> list[str]:
+    """The form of ``shape_args``; which names a workload has is the bundle loader's check."""
+    if not isinstance(names, list) or not 1 <= len(names) <= MAX_SHAPE_ARGS:
+        return [f"'shape_args' must be a list of 1 to {MAX_SHAPE_ARGS} parameter names, got {names!r:.80}"]
+    bad = [n for n in names if not isinstance(n, str) or not IDENT.match(n)]
+    if bad:
+        return [f"'shape_args' holds invalid parameter names: {bad[:5]!r:.200}"]
+    if len(set(names)) != len(names):
+        return ["'shape_args' names a parameter more than once"]
+    return []
+
+
+def int_params(params: dict) -> dict[str, int]:
+    """The integer parameters of a workload (shape sizes; not dtypes, tuples or flags)."""
+    return {k: v for k, v in params.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def bind_shape(launch: dict | None, params: dict) -> dict | None:
+    """The launch the build step gets for one workload: with ``shape_args``, the workload's integer
+    parameters go along (:data:`BOUND_PARAMS`); any other launch is passed on unchanged."""
+    if not launch or "shape_args" not in launch:
+        return launch
+    return {**launch, BOUND_PARAMS: int_params(params)}
+
+
+def shape_values(launch: dict) -> list[int]:
+    """The values of ``shape_args`` for this workload, in order; ValueError naming what is missing."""
+    names = launch.get("shape_args") or []
+    if not names:
+        return []
+    bound = launch.get(BOUND_PARAMS)
+    if not isinstance(bound, dict):
+        raise ValueError("launch 'shape_args' is set but the workload's parameters were not given to the build")
+    missing = [n for n in names if n not in bound]
+    if missing:
+        raise ValueError(f"launch 'shape_args' names {missing}, which this workload does not have as integer "
+                         f"parameters; its integer parameters are {sorted(bound)}")
+    return [int(bound[n]) for n in names]
 
 
 def bind_args(launch: dict, tensors: list[dict]) -> list[dict]:

@@ -13,7 +13,9 @@ messages are plain names inside SCRATCH, the working directory.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -42,6 +44,50 @@ def _error_text(e: BaseException) -> str:
     return _tvm_message(e)[: m.MAX_ERROR]
 
 
+# TVM's words when a split's factors multiply to less than the loop's extent (it names the loop
+# by an internal id): the case a schedule written for every shape of a pattern meets first.
+_SPLIT_SHORT = "product of factors is not larger than or equal to the extent"
+_STEP = re.compile(r"(?:function '([A-Za-z_][A-Za-z0-9_.]*)': )?(compute|schedule|memory) step (\d+) \(split\): ")
+
+
+def _lower_error(e: BaseException, fmt: str, source: str, canonical) -> str:
+    """The lower stage's error for the submitter; a split too short for this shape is said so."""
+    text = str(e)
+    found = _STEP.match(text) if fmt == "layered-trace" and _SPLIT_SHORT in text else None
+    if found:
+        try:
+            text = _split_too_short(found, source, canonical)
+        except Exception:  # noqa: BLE001 - the explanation is a courtesy; TVM's own words remain
+            pass
+    return text[: m.MAX_ERROR]
+
+
+def _split_too_short(found: re.Match, source: str, canonical) -> str:
+    """Replay the steps before the failing split to read the loop's extent on this shape."""
+    from tvm import s_tir
+
+    from evaluator.ir import layered_trace as lt
+
+    fname, layer, index = found.group(1), found.group(2), int(found.group(3))
+    steps = lt.parse(json.loads(source))[fname]
+    at = next(i for i, st in enumerate(steps) if st.layer == layer and st.index == index)
+    sch = s_tir.Schedule(canonical)
+    sch.work_on(fname or "main")
+    names = lt._Names(sch)
+    for st in steps[:at]:
+        lt._apply_step(sch, names, st)
+    split = steps[at]
+    loop, factors = split.args["loop"], split.args["factors"]
+    extent = int(sch.get(names.loop(loop)).extent)
+    product = 1
+    for f in factors:
+        product *= f
+    return (f"{found.group(0)}the factors {factors} multiply to {product}, less than the extent {extent} of loop "
+            f"{loop!r} for this workload's shape, so they do not cover it. Factors need not divide the extent "
+            f"(TensorIR guards the extra iterations with a predicate), but must cover it: give one factor as "
+            f"null to have it inferred for every shape")
+
+
 def build(req: m.BuildRequest, chan) -> None:
     import tvm
 
@@ -68,7 +114,7 @@ def build(req: m.BuildRequest, chan) -> None:
     try:
         mod = lower.lower(req.format, source, canonical, default_layers=backend.default_layers)
     except Exception as e:  # noqa: BLE001 - every failure to lower is the submission's compile error
-        _send(chan, m.BuildReply(ok=False, stage="lower", error=str(e)[: m.MAX_ERROR]))
+        _send(chan, m.BuildReply(ok=False, stage="lower", error=_lower_error(e, req.format, source, canonical)))
         return
     t1 = time.perf_counter()
     try:
