@@ -31,8 +31,10 @@ def cmd_suite(args, out: Console) -> int:
         return 0
     table = Table("workload", "level", "domains", "MFLOP", "KiB", "vendor", title="EdgeKernelBench suite")
     for w in suite.workloads(include_hidden=args.all):
-        table.add_row(w.id + (" (hidden)" if w.hidden else ""), w.level, ", ".join(w.domains),
-                      f"{w.flops / 1e6:.2f}", f"{w.bytes / 1024:.0f}", "yes" if w.has_vendor else "")
+        # a held-out workload is counted, never described: its tag is opaque, its size unsaid
+        size = ("–", "–") if w.hidden else (f"{w.flops / 1e6:.2f}", f"{w.bytes / 1024:.0f}")
+        table.add_row(w.id + (" (held out)" if w.hidden else ""), w.level, ", ".join(w.domains),
+                      *size, "yes" if w.has_vendor else "")
     out.print(table)
     out.print(summary)
     return 0
@@ -185,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("suite", help="list the task suite")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--all", action="store_true", help="include hidden workloads in the listing")
+    p.add_argument("--all", action="store_true",
+                   help="count the held-out workloads too (drawn from EKB_HELDOUT_SECRET; never described)")
     p = sub.add_parser("backends", help="list backends and whether they are available here")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("run", help="evaluate a bundle (directory, .zip or .tar.gz)")
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--backend", default="cpu-llvm")
     p.add_argument("--tasks", action="append", metavar="GLOB",
                    help="only workloads matching this glob (repeatable), e.g. 'matmul/*'")
-    p.add_argument("--all", action="store_true", help="include hidden workloads")
+    p.add_argument("--all", action="store_true", help="include the held-out workloads (EKB_HELDOUT_SECRET)")
     p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     p.add_argument("--unsafe-local", action="store_true",
                    help="run without the sandbox where none is available (bundles you trust only)")
@@ -223,7 +226,13 @@ def main(argv: list[str] | None = None) -> int:
     out = Console(stderr=True)
     handler = {"suite": cmd_suite, "backends": cmd_backends, "run": cmd_run,
                "default-bundle": cmd_default_bundle, "tune": cmd_tune}[args.command]
-    return handler(args, out)
+    from evaluator.suite.heldout import HeldOutSecretMissing
+
+    try:
+        return handler(args, out)
+    except HeldOutSecretMissing as e:  # --all without the deployment's secret
+        out.print(f"error: {e}")
+        return 2
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass
 
 from evaluator import suite
+from portal.settings import stored_secret
 
 FILTERS = ("level", "domain", "family", "dtype")
 
@@ -51,15 +52,22 @@ class Slice:
         return ", ".join(f"{f} {getattr(self, f)}" for f in FILTERS if getattr(self, f)) or "all tasks"
 
 
+def heldout_secret() -> str:
+    """The deployment's held-out secret: EKB_HELDOUT_SECRET, else its own generated one."""
+    from django.conf import settings
+
+    return settings.EKB_HELDOUT_SECRET or stored_secret(settings.EKB_HELDOUT_SECRET_FILE)
+
+
 def track_tasks(track: str) -> list:
     """The workloads a track evaluates and ranks: the public ones this deployment serves
-    (``EKB_TASKS``), and on the verified track every hidden workload too."""
+    (``EKB_TASKS``), and on the verified track the held-out ones drawn from its secret too."""
     from django.conf import settings
 
     public = suite.served(settings.EKB_TASKS)
     if track != "verified":
         return public
-    return public + [w for w in suite.workloads(include_hidden=True) if w.hidden]
+    return public + suite.held_out(heldout_secret())
 
 
 @functools.cache

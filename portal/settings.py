@@ -197,6 +197,11 @@ EKB_TASKS = os.environ.get("EKB_TASKS", "")
 # from SECRET_KEY. Workers on several hosts must share it (or EKB_VERIFY_SECRET) to agree.
 EKB_VERIFY_SECRET = os.environ.get("EKB_VERIFY_SECRET", "")
 EKB_VERIFY_SECRET_FILE = EKB_SECRETS_DIR / "verify-secret"
+# Held-out workloads are drawn from this (evaluator.suite.heldout): unset, from a random secret of
+# the deployment's own, made on first use in EKB_HELDOUT_SECRET_FILE (0600). Every worker of a
+# deployment must see the same one, or their verified boards rank different shapes.
+EKB_HELDOUT_SECRET = os.environ.get("EKB_HELDOUT_SECRET", "")
+EKB_HELDOUT_SECRET_FILE = EKB_SECRETS_DIR / "heldout-secret"
 
 # --- model endpoints -------------------------------------------------------------------------
 # API keys of endpoint submissions are encrypted at rest (Fernet). EKB_ENDPOINT_KEYS: comma-

@@ -42,6 +42,10 @@ PORTAL_TASKS = (
     "softmax/softmax@m32n1000",
 )
 os.environ["EKB_TASKS"] = ",".join(PORTAL_TASKS)
+# Held-out workloads are drawn from the deployment's secret: the tests' own (never a deployment's);
+# the environment carries it to the `celery worker`s, and no sandboxed step ever gets it.
+TEST_HELDOUT_SECRET = "test-heldout-secret"
+os.environ["EKB_HELDOUT_SECRET"] = TEST_HELDOUT_SECRET
 
 # Uploaded bundles (MEDIA_ROOT = EKB_VAR_DIR/media) go to a temporary directory, never into the
 # repository's var/. pytest-django imports the settings before this file is read, so the value is
@@ -59,6 +63,7 @@ try:
         _settings.EKB_TASKS = os.environ["EKB_TASKS"]
         # the generated verify secret goes to the temporary var dir too, never the checkout's
         _settings.EKB_VERIFY_SECRET_FILE = Path(_VAR_DIR) / "secrets" / "verify-secret"
+        _settings.EKB_HELDOUT_SECRET = TEST_HELDOUT_SECRET
 except ImportError:  # Django not installed: only the evaluator's tests can run
     pass
 

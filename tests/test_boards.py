@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 
+from evaluator.suite.declare import tag_of
 from leaderboard.slices import track_tasks
 from portal_helpers import BACKEND, add_result, make_submission, make_user, seed_leaderboard
 
@@ -378,7 +379,10 @@ def test_hidden_workloads_and_secret_seeds_never_appear(client, django_capture_o
     _verify(alpha, lambda w: (True, 1.25), hidden_ok=True)
     Submission.objects.filter(pk=alpha.pk).update(verification="finished")
     rebuild()
-    hidden = [w.id for w in track_tasks("verified") if w.hidden]
+    held = [w for w in track_tasks("verified") if w.hidden]
+    hidden = [w.id for w in held]
+    # a held-out shape written as a public id would be (its tag is opaque, its parameters are not)
+    shapes = [f"{w.pattern.id}@{tag_of(w.params)}" for w in held]
     seeds = [str(s) for s in verification_seeds(alpha.pk, BACKEND, 3)]
     pages = []
     for track in ("public", "verified"):
@@ -394,6 +398,8 @@ def test_hidden_workloads_and_secret_seeds_never_appear(client, django_capture_o
         for h in hidden:
             for form in (h, h.split("@")[1]):
                 assert form not in body, (url, h)
+        for shape in shapes:
+            assert shape not in body, (url, "a held-out shape")
         for s in seeds:
             assert not re.search(rf"\b{s}\b", body), (url, "a secret seed")
     assert client.get(f"/workloads/{hidden[0]}/").status_code == 404

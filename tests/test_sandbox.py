@@ -93,13 +93,22 @@ def test_another_submissions_files_are_invisible(pipe):
         shutil.rmtree(other)
 
 
-def test_hidden_workloads_never_enter(pipe):
-    assert sum(w.hidden for w in suite.workloads(include_hidden=True)) > 0  # they exist outside
-    r = run(pipe, "from evaluator import suite\n"
-                  "n = sum(w.hidden for w in suite.workloads(include_hidden=True))\n"
-                  "size = len(open(suite.__path__[0] + '/hidden_workloads.py').read())\n"
-                  "raise ValueError(f'hidden={n} size={size}')")
-    assert "hidden=0 size=0" in r.reason, r.reason
+def test_held_out_workloads_never_enter(pipe):
+    """Outside, the held-out workloads exist (drawn from the secret); submitted code inside has
+    neither the secret nor any file that names a held-out shape."""
+    held = suite.held_out()
+    assert held
+    shapes = sorted({repr(w.params) for w in held})
+    r = run(pipe, "import os\n"
+                  "from evaluator import suite\n"
+                  "try:\n"
+                  "    n = len(suite.workloads(include_hidden=True))\n"
+                  "except suite.HeldOutSecretMissing:\n"
+                  "    n = 'no-secret'\n"
+                  "env = sorted(k for k in os.environ if 'HELDOUT' in k or 'SECRET' in k)\n"
+                  "raise ValueError(f'held={n} env={env}')")
+    assert "held=no-secret env=[]" in r.reason, r.reason
+    assert not any(s in r.reason for s in shapes)
 
 
 @pytest.mark.parametrize("target", ["/usr/lib/ekb-evil", str(PACKAGE_DIR / "evil.py"), "/etc/ekb-evil"])
@@ -285,24 +294,23 @@ def _walk_inside(sb: Sandbox) -> dict[str, tuple[bool, int]]:
 
 
 def test_the_sandbox_sees_the_package_allow_list_only(sandbox):
-    """Exactly the listed sources: no bytecode, no hidden workloads, no server-side modules."""
+    """Exactly the listed sources: no bytecode, no held-out shape, no server-side modules."""
     seen = _walk_inside(sandbox)
     files = {rel for rel, (is_dir, _) in seen.items() if not is_dir}
     assert files == set(sandbox.package_files)
     assert all(rel.endswith(".py") for rel in files), sorted(files)
     assert not [rel for rel in seen if "__pycache__" in rel.split("/") or rel.endswith(".pyc")]
-    assert seen["suite/hidden_workloads.py"] == (False, 0)  # an empty stub in its place
+    assert not [rel for rel in seen if "hidden" in rel]  # no list of held-out workloads at all
     for absent in ("agents", "pipeline.py", "cli.py", "records.py", "baselines/tvm_tuned.py", "baselines/tuned"):
         assert absent not in seen, absent
     for needed in ("harness/child.py", "backends/cpu_llvm.py", "formats/__init__.py", "ir/lower.py",
                    "suite/patterns/matmul.py", "sandbox/__init__.py", "baselines/tvm_default.py"):
         assert needed in files, needed
-    # and no visible file holds the held-out workloads' text
-    hidden_text = (PACKAGE_DIR / "suite" / "hidden_workloads.py").read_text()
-    assert "HIDDEN" in hidden_text
+    # and no visible file names a held-out workload (id or opaque tag)
+    held = [w.id.split("@", 1)[1] for w in suite.held_out()]
     for rel in files:
         text = (sandbox.package_view / rel).read_text()
-        assert "HIDDEN: dict[str, list[Workload]]" not in text, rel
+        assert not [tag for tag in held if tag in text], rel
 
 
 def test_what_a_step_imports_is_in_the_view(sandbox):
@@ -310,20 +318,23 @@ def test_what_a_step_imports_is_in_the_view(sandbox):
     held-out workload."""
     code = ("import evaluator.harness.child, evaluator.backends, evaluator.formats, evaluator.ir.lower\n"
             "import evaluator.baselines.tvm_default, evaluator.baselines.dlight_default\n"
-            "import evaluator.suite.hidden_workloads as h\n"
             "from evaluator import suite\n"
-            "ws = suite.workloads(include_hidden=True)\n"
+            "ws = suite.workloads()\n"
+            "try:\n"
+            "    held = len(suite.held_out())\n"
+            "except suite.HeldOutSecretMissing:\n"
+            "    held = 'no-secret'\n"
             "import sys\n"
-            "print(len(ws), sum(w.hidden for w in ws), getattr(h, 'HIDDEN', None), sys.dont_write_bytecode)")
+            "print(len(ws), held, sys.dont_write_bytecode)")
     p, _ = in_sandbox(sandbox, [sys.executable, "-c", code])
     assert p.returncode == 0, p.stderr
-    n, hidden, stub, no_bytecode = p.stdout.split()
-    assert int(n) == len(suite.workloads()) > 0 and hidden == "0" and stub == "None" and no_bytecode == "True"
+    n, held, no_bytecode = p.stdout.split()
+    assert int(n) == len(suite.workloads()) > 0 and held == "no-secret" and no_bytecode == "True"
 
 
 def test_bytecode_planted_in_the_package_is_not_visible():
-    """Compiled bytecode of the hidden workloads (what ``__pycache__`` held) and a module outside
-    the allow-list, put into the real package, never appear in a sandbox made afterwards."""
+    """Compiled bytecode (what ``__pycache__`` holds) and a module outside the allow-list, put
+    into the real package, never appear in a sandbox made afterwards."""
     import py_compile
 
     tag = f"ekb-planted-{os.getpid()}"
@@ -335,7 +346,7 @@ def test_bytecode_planted_in_the_package_is_not_visible():
     try:
         for d in made:
             d.mkdir()
-        py_compile.compile(str(PACKAGE_DIR / "suite" / "hidden_workloads.py"), cfile=str(pyc), doraise=True)
+        py_compile.compile(str(PACKAGE_DIR / "suite" / "heldout.py"), cfile=str(pyc), doraise=True)
         shutil.copy(pyc, top_pyc)
         stray.write_text("HIDDEN = 'planted'\n")
         sb = Sandbox(LIMITS)

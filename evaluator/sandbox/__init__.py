@@ -2,7 +2,8 @@
 
 What the step can see: a read-only system (``/usr``), the Python environment, a read-only copy
 of the ``evaluator`` modules a step may import (``.py`` sources of an allow-list, no bytecode,
-the hidden workloads replaced by an empty module: see :data:`PACKAGE_VIEW`), a size-limited
+see :data:`PACKAGE_VIEW`; no held-out shape is in any file, they are drawn from a secret the
+step never has), a size-limited
 ``/tmp`` and its own scratch directory (a size-limited tmpfs). Not the database, the media files,
 the settings, other submissions, or the network. It runs as uid 65534 with no capabilities,
 every namespace unshared, a seccomp filter, a memory/CPU/pids cgroup, rlimits, and the harness's
@@ -27,10 +28,9 @@ from evaluator.sandbox import cgroup, seccomp
 from evaluator.sandbox.cgroup import Cgroup
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # .../evaluator
-HIDDEN_FILE = PACKAGE_DIR / "suite" / "hidden_workloads.py"
 # What a sandboxed step sees of the evaluator package: the ``.py`` sources of these modules and
 # subpackages (relative to PACKAGE_DIR; a folder means every ``.py`` file under it) and nothing
-# else — no ``__pycache__`` (bytecode of the hidden workloads lived there), no data files, no
+# else — no ``__pycache__`` (bytecode of modules the step never imports), no data files, no
 # pipeline/portal-side code. Taken from what ``python -m evaluator.harness.child build|run``
 # imports on every backend (measured with sys.modules and an audit hook on opens):
 PACKAGE_VIEW = (
@@ -40,15 +40,12 @@ PACKAGE_VIEW = (
     "harness",  # child itself, its messages, arena, timing and linkage check
     "ir",  # lowering a submission (build step)
     "sandbox",  # the child lowers its own rlimits first thing
-    "suite",  # vendor calls by pattern (run step); the hidden workloads are stubbed below
+    "suite",  # vendor calls by pattern (run step); held-out shapes are in no file (a secret's draw)
     # the tvm-default pieces the build and run steps call: default layers of a model graph's
     # unscheduled functions, dlight for GPU backends, the torch vendor timer (cuda)
     "baselines/__init__.py", "baselines/tvm_default.py", "baselines/dlight_default.py",
     "baselines/vendor_torch.py",
 )
-# Replaced by an empty module in the view: ``import evaluator.suite.hidden_workloads`` still
-# works and yields no workloads.
-PACKAGE_STUBS = ("suite/hidden_workloads.py",)
 SCRATCH_ROOT = Path(os.environ.get("EKB_SCRATCH_ROOT", Path(tempfile.gettempdir()) / "ekb-scratch"))
 UNSAFE_ENV = "EKB_UNSAFE_LOCAL"
 OPENCL_PATHS = ("/etc/OpenCL/vendors", "/sys/devices/system/cpu")
@@ -103,10 +100,10 @@ def child_environment(extra: dict[str, str]) -> dict[str, str]:
 
 
 # --- what a step sees of the evaluator package --------------------------------------------------
-def package_view_sources(package_dir: Path = PACKAGE_DIR) -> dict[str, Path | None]:
-    """``relative path -> source file`` of the package view (None: an empty stub). Only regular
-    ``.py`` files, never through a symbolic link, never under ``__pycache__`` or a hidden folder."""
-    out: dict[str, Path | None] = {}
+def package_view_sources(package_dir: Path = PACKAGE_DIR) -> dict[str, Path]:
+    """``relative path -> source file`` of the package view. Only regular ``.py`` files, never
+    through a symbolic link, never under ``__pycache__`` or a hidden folder."""
+    out: dict[str, Path] = {}
     for entry in PACKAGE_VIEW:
         src = package_dir / entry
         if src.is_symlink():
@@ -122,8 +119,6 @@ def package_view_sources(package_dir: Path = PACKAGE_DIR) -> dict[str, Path | No
                 f = Path(root) / name
                 if name.endswith(".py") and not name.startswith(".") and not f.is_symlink() and f.is_file():
                     out[f.relative_to(package_dir).as_posix()] = f
-    for stub in PACKAGE_STUBS:
-        out[stub] = None
     return dict(sorted(out.items()))
 
 
@@ -138,10 +133,8 @@ def build_package_view(dest: Path, package_dir: Path = PACKAGE_DIR) -> list[str]
         for d in reversed(target.relative_to(dest).parents[:-1]):
             (dest / d).mkdir(mode=0o755, exist_ok=True)
             (dest / d).chmod(0o755)
-        with open(target, "xb") as out:
-            if src is not None:
-                with open(src, "rb") as f:
-                    shutil.copyfileobj(f, out)
+        with open(target, "xb") as out, open(src, "rb") as f:
+            shutil.copyfileobj(f, out)
         target.chmod(0o644)
     return list(files)
 
@@ -259,7 +252,7 @@ class Sandbox:
                  "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp"]
         for p in dict.fromkeys([home, venv]):
             args += ["--ro-bind", str(p), str(p)]
-        # the package view (an allow-list of sources, no bytecode, hidden workloads stubbed)
+        # the package view (an allow-list of sources, no bytecode)
         args += ["--ro-bind", str(self.package_view), str(PACKAGE_DIR)]
         # OpenCL: the ICD loader's list of platforms, and the CPU topology PoCL reads (through
         # hwloc) to size its device; both read-only, neither holds anything private.

@@ -1,8 +1,10 @@
 """The task suite: every pattern file under ``evaluator/suite/patterns/`` is discovered here.
 
 A pattern file exports ``PATTERN`` (one pattern) or ``PATTERNS`` (generated variants of one
-family, each a distinct computation) with its public workloads; held-out workloads are listed in
-``hidden_workloads.py``. Workload ids are ``family/name@shape-tag``.
+family, each a distinct computation) with its public workloads. Held-out workloads are not
+written anywhere: a deployment draws them from its secret (``suite.heldout``), and every
+function here that can include them takes that secret (default: ``EKB_HELDOUT_SECRET``).
+Workload ids are ``family/name@shape-tag``; a held-out tag is opaque.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ import importlib
 import pkgutil
 from collections import Counter
 
+from evaluator.suite import heldout as _heldout
 from evaluator.suite.base import DOMAINS, LEVELS, GraphPattern, OpPattern, Pattern, Tensor, Workload, WorkloadDef
+from evaluator.suite.heldout import HeldOutSecretMissing, ShapeSpace
 
 __all__ = [
     "DOMAINS", "LEVELS", "GraphPattern", "OpPattern", "Pattern", "Tensor", "Workload",
     "WorkloadDef", "patterns", "workloads", "get_workload", "select", "sample", "served", "summary",
-    "UnknownWorkload",
+    "UnknownWorkload", "ShapeSpace", "HeldOutSecretMissing", "held_out",
 ]
 
 
@@ -50,21 +54,15 @@ def patterns() -> tuple[Pattern, ...]:
     return tuple(found[k] for k in sorted(found))
 
 
-def _hidden() -> dict[str, list[Workload]]:
-    """Held-out workloads (a separate file: the sandbox replaces it with an empty one)."""
-    module = importlib.import_module("evaluator.suite.hidden_workloads")
-    return getattr(module, "HIDDEN", {})
-
-
 @functools.cache
 def _index() -> dict[str, WorkloadDef]:
+    """The public workloads by id."""
     index: dict[str, WorkloadDef] = {}
-    hidden = _hidden()
-    known = {p.id for p in patterns()}
-    if set(hidden) - known:
-        raise ImportError(f"hidden workloads for unknown patterns: {sorted(set(hidden) - known)}")
     for p in patterns():
-        for spec in list(p.workloads) + hidden.get(p.id, []):
+        for spec in p.workloads:
+            if spec.hidden:
+                raise ImportError(f"{p.id}@{spec.tag}: a pattern file lists public workloads only "
+                                  "(held-out ones are drawn from the deployment's secret)")
             w = WorkloadDef(p, spec)
             if w.id in index:
                 raise ImportError(f"duplicate workload id {w.id!r}")
@@ -72,30 +70,47 @@ def _index() -> dict[str, WorkloadDef]:
     return index
 
 
-def workloads(include_hidden: bool = False) -> list[WorkloadDef]:
-    return [w for w in _index().values() if include_hidden or not w.hidden]
+@functools.lru_cache(maxsize=4)
+def _held_out(secret: str) -> tuple[WorkloadDef, ...]:
+    # in this process's memory only: never written to disk, never sent to a step
+    return tuple(WorkloadDef(p, spec) for p in patterns() for spec in _heldout.draw(p, secret))
 
 
-def get_workload(workload_id: str) -> WorkloadDef:
-    try:
-        return _index()[workload_id]
-    except KeyError:
-        raise UnknownWorkload(workload_id) from None
+def held_out(secret: str | None = None) -> list[WorkloadDef]:
+    """The held-out workloads under ``secret`` (default: the configured one)."""
+    return list(_held_out(secret or _heldout.configured_secret()))
 
 
-def select(globs: list[str] | None, include_hidden: bool = False) -> list[WorkloadDef]:
+def workloads(include_hidden: bool = False, secret: str | None = None) -> list[WorkloadDef]:
+    """The public workloads, then (``include_hidden``) the held-out ones under ``secret``."""
+    public = list(_index().values())
+    return public + held_out(secret) if include_hidden else public
+
+
+def get_workload(workload_id: str, secret: str | None = None) -> WorkloadDef:
+    """A public workload by id; a held-out one too when ``secret`` is given."""
+    found = _index().get(workload_id)
+    if found is None and secret:
+        found = next((w for w in _held_out(secret) if w.id == workload_id), None)
+    if found is None:
+        raise UnknownWorkload(workload_id)
+    return found
+
+
+def select(globs: list[str] | None, include_hidden: bool = False, secret: str | None = None) -> list[WorkloadDef]:
     """Workloads whose id matches any of the shell-style globs (all when none given)."""
-    ws = workloads(include_hidden)
+    ws = workloads(include_hidden, secret)
     if not globs:
         return ws
     return [w for w in ws if any(fnmatch.fnmatchcase(w.id, g) for g in globs)]
 
 
-def sample(size: int, include_hidden: bool = True, max_graphs: int = 1) -> list[WorkloadDef]:
+def sample(size: int, include_hidden: bool = False, max_graphs: int = 1,
+           secret: str | None = None) -> list[WorkloadDef]:
     """A deterministic, representative subset: the cheapest workload of every family, then the rest
     in the order of a hash of their ids, up to ``size``; at most ``max_graphs`` model graphs (they
     take seconds each to build). The same ``size`` always gives the same workloads."""
-    every = workloads(include_hidden)
+    every = workloads(include_hidden, secret)
     chosen: dict[str, WorkloadDef] = {}
     for family in sorted({w.family for w in every}):
         ws = [w for w in every if w.family == family]
@@ -135,14 +150,16 @@ def served(spec: str | None) -> list[WorkloadDef]:
     return workloads() if not spec else list(_served(spec))
 
 
-def summary(include_hidden: bool = True) -> dict:
-    """The stable JSON shape of ``python -m evaluator suite --json``."""
-    every = workloads(include_hidden=True)
-    listed = every if include_hidden else [w for w in every if not w.hidden]
-    return {
+def summary(include_hidden: bool = False, secret: str | None = None) -> dict:
+    """The stable JSON shape of ``python -m evaluator suite --json``. With ``include_hidden``,
+    the held-out workloads under ``secret`` are counted (never listed: a digest of their shapes
+    lets two deployments compare sets)."""
+    listed = workloads(include_hidden, secret)
+    hidden = [w for w in listed if w.hidden]
+    out = {
         "patterns": len({w.pattern.id for w in listed}),
         "workloads": len(listed),
-        "hidden": sum(w.hidden for w in every),
+        "hidden": len(hidden) if include_hidden else None,
         "levels": dict(sorted(Counter(w.level for w in listed).items())),
         "domains": dict(sorted(Counter(d for w in listed for d in w.domains).items())),
         "families": dict(sorted(Counter(w.family for w in listed).items())),
@@ -150,6 +167,12 @@ def summary(include_hidden: bool = True) -> dict:
         "pattern_levels": dict(sorted(Counter(p.level for p in _listed_patterns(listed)).items())),
         "pattern_families": dict(sorted(Counter(p.family for p in _listed_patterns(listed)).items())),
     }
+    if include_hidden:
+        per_pattern = Counter(w.pattern.id for w in hidden)
+        out["hidden_share"] = round(len(hidden) / len(listed), 4) if listed else 0.0
+        out["hidden_per_pattern_min"] = min((per_pattern[p.id] for p in patterns()), default=0)
+        out["hidden_shapes_digest"] = _heldout.shapes_digest(hidden)
+    return out
 
 
 def _listed_patterns(listed: list[WorkloadDef]) -> list[Pattern]:

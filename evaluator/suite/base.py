@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from evaluator.suite.heldout import ShapeSpace
 
 LEVELS = ("L1", "L2", "L3")
 DOMAINS = (
@@ -59,7 +62,7 @@ class Workload:
 
     tag: str
     params: dict[str, Any]
-    hidden: bool = False
+    hidden: bool = False  # held out: drawn from the deployment's secret (suite.heldout), never written
     domains: tuple[str, ...] = ()  # added to the pattern's domains
 
 
@@ -78,6 +81,9 @@ class Pattern:
     # Bytes a kernel must move, when not every input element is read (gathers); by default
     # every input is read once and every output written once.
     traffic: Callable[[dict], int] | None = None
+    # Where its held-out shapes are drawn from (``suite.heldout``); None: the default space
+    # derived from the public workloads.
+    shape_space: "ShapeSpace | None" = None
 
     def __post_init__(self):
         if self.level not in LEVELS:

@@ -19,6 +19,7 @@ from evaluator.suite import refs
 from evaluator.suite.base import GraphPattern, Tensor, Workload
 from evaluator.suite.declare import tag_of
 from evaluator.suite.graphs import Weights, param_inputs
+from evaluator.suite.heldout import ShapeSpace
 
 DENSE, SPARSE, DIM, ROWS = 13, 26, 16, 1000
 BOTTOM = (DENSE, 512, 256, 64, DIM)
@@ -102,4 +103,6 @@ PATTERN = GraphPattern(
     flops=_flops,
     layers=layers,
     workloads=[Workload("b1", {"batch": 1})],
+    # held out: small batches of requests (the tables are the model's, fixed)
+    shape_space=ShapeSpace(choices={"batch": (2, 3, 4)}),
 )

@@ -17,6 +17,7 @@ from evaluator.suite import refs
 from evaluator.suite.base import GraphPattern, Tensor, Workload
 from evaluator.suite.declare import tag_of
 from evaluator.suite.graphs import ConvBN, Weights, conv_bn_np, conv_flops, param_inputs, same_pad2d
+from evaluator.suite.heldout import ShapeSpace
 
 SIZE, STEM = 96, 8
 BLOCKS = [(16, 1), (32, 2), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1), (128, 1), (128, 1), (128, 1),
@@ -107,4 +108,6 @@ PATTERN = GraphPattern(
     flops=_flops,
     layers=layers,
     workloads=[Workload("n1h96w96", {"classes": 2})],
+    # held out: a person detector with more classes (the input size is fixed by the task)
+    shape_space=ShapeSpace(choices={"classes": (3, 4, 5, 10)}),
 )
