@@ -285,3 +285,20 @@ def test_a_split_that_does_not_cover_a_shape_says_so(quick_protocol):
     assert r.reason.startswith("schedule error: schedule step 2 (split): the factors [8, 16] multiply to 128, "
                                "less than the extent 256 of loop 'i' for this workload's shape"), r.reason
     assert "give one factor as null" in r.reason
+
+
+@needs_sandbox
+def test_a_pattern_entry_serves_a_held_out_shape(tmp_path, quick_protocol):
+    from evaluator.pipeline import Candidate, Pipeline
+    from evaluator.suite import heldout
+
+    pattern = next(p for p in suite.patterns() if p.id == PATTERN)
+    # a float32 shape drawn the way a deployment draws its held-out ones (the secret is this test's)
+    drawn = (WorkloadDef(pattern, spec) for i in range(20) for spec in heldout.draw(pattern, f"pattern-entries-{i}"))
+    w = next(w for w in drawn if w.dtype == "float32")
+    assert w.hidden and w.params not in [dict(s.params) for s in pattern.workloads]
+    b = load_bundle(write_bundle(tmp_path, [c_entry({"pattern": PATTERN}, ["m", "n", "k"])]))
+    e = b.entry_for(w, "cpu-llvm")
+    r = Pipeline("cpu-llvm", protocol=quick_protocol).evaluate(w, Candidate(e.format, e.source,
+                                                                             launch=e.launch_for(w)))
+    assert r.status == records.CORRECT, (w.params, r.reason)
