@@ -12,6 +12,12 @@ to the baseline (speedup 1.0) — what a deployment that keeps the baseline on f
 
 Only ``correct`` is correct: ``suspect`` (a timing the harness cannot stand behind, awaiting
 review) and ``hacked`` (staff's verdict) count as wrong everywhere, like any failure.
+
+``generalisation`` (over a verified run's results, public and held-out workloads): of the patterns
+correct on every public workload with a result, the share also correct on every held-out workload
+of that pattern with a result (patterns without a held-out result are not counted);
+``generalisation_fast`` the share whose held-out results are also fast as Fast@1.0 counts fast.
+Only counts and shares come out: never which workloads.
 """
 
 from __future__ import annotations
@@ -20,8 +26,12 @@ import math
 from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
+from evaluator.records import CORRECT
+
 FAST_P = (0.5, 0.8, 1.0, 1.5, 2.0)
 DEFAULT_BASELINE = "tvm-default"
+GENERALISATION_P = 1.0  # "fast" on a held-out workload: what Fast@1.0 counts
+PATTERN_SEP = "@"  # a workload id is <pattern id>@<tag>
 
 
 def _geomean(xs: Sequence[float]) -> float | None:
@@ -92,4 +102,45 @@ def breakdown(tasks: Iterable, baseline: str = DEFAULT_BASELINE) -> dict:
         **summarize(tasks, baseline),
         "by_level": {k: summarize(v, baseline) for k, v in sorted(by_level.items())},
         "by_domain": {k: summarize(v, baseline) for k, v in sorted(by_domain.items())},
+    }
+
+
+def pattern_of(workload_id: str) -> str:
+    """The pattern id of a workload id (the part before ``@``; a held-out tag is opaque)."""
+    return workload_id.split(PATTERN_SEP, 1)[0]
+
+
+def _correct_fast(r) -> tuple[bool, bool]:
+    """(correct, fast) of one result-like record; ``speedup`` is {baseline: x} (a TaskResult or
+    its JSON) or the number against the default baseline (``Result.speedup_tvm_default``)."""
+    if _attr(r, "status") != CORRECT:
+        return False, False
+    s = _attr(r, "speedup")
+    if s is None or isinstance(s, Mapping):
+        s = (s or _EMPTY).get(DEFAULT_BASELINE)
+    return True, s is not None and s >= GENERALISATION_P
+
+
+def generalisation(results: Iterable) -> dict:
+    """``generalisation``, ``generalisation_fast`` (shares; None without a counted pattern) and
+    ``generalisation_patterns`` (the patterns counted) over one submission's verified results on
+    one backend: records with ``workload``, ``hidden``, ``status`` and ``speedup`` (mappings or
+    objects). A workload without a result is not counted (unlike Correct@1): the question is
+    whether what the submission got right on the public shapes holds on unseen ones."""
+    public_ok: dict[str, bool] = {}  # pattern → correct on every public result
+    held: dict[str, tuple[bool, bool]] = {}  # pattern → (correct, fast) on every held-out result
+    for r in results:
+        pattern = pattern_of(_attr(r, "workload"))
+        ok, fast = _correct_fast(r)
+        if _attr(r, "hidden"):
+            was_ok, was_fast = held.get(pattern, (True, True))
+            held[pattern] = (was_ok and ok, was_fast and fast)
+        else:
+            public_ok[pattern] = public_ok.get(pattern, True) and ok
+    counted = [held[p] for p, ok in public_ok.items() if ok and p in held]
+    n = len(counted)
+    return {
+        "generalisation": sum(1 for ok, _ in counted if ok) / n if n else None,
+        "generalisation_fast": sum(1 for _, fast in counted if fast) / n if n else None,
+        "generalisation_patterns": n,
     }

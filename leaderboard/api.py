@@ -27,11 +27,13 @@ from rest_framework.views import APIView
 
 from evaluator.scoring import FAST_P
 from leaderboard import matrix
-from leaderboard.ranking import BASELINES, SORTS, TRACKS, VIEWS, Ranking, board, boards, parse_query
+from leaderboard.ranking import (BASELINES, NO_GENERALISATION, SORTS, TRACKS, VIEWS, Ranking, board, boards,
+                                 parse_query)
 from leaderboard.slices import FILTERS
 from portal.models import Submission
 
 MAX_LIMIT = 1000
+GENERALISATION_KEYS = list(NO_GENERALISATION)  # generalisation, generalisation_fast, generalisation_patterns
 BOARD_PARAMS = [
     OpenApiParameter("backend", str), OpenApiParameter("device", str),
     OpenApiParameter("track", str, enum=list(TRACKS)),
@@ -52,7 +54,12 @@ class BoardRowSerializer(serializers.Serializer):
     verified = serializers.BooleanField()
     summary = serializers.DictField(help_text="scoring.summarize against the baseline (correct@1, fast@p, fast_sig@p "
                                               "= lower bound of the 95 % CI of the speedup ≥ p, ties@1.0, the "
-                                              "geomeans), + roofline_median, attempted")
+                                              "geomeans), + roofline_median, attempted, and from the submission's "
+                                              "verified run generalisation (of the patterns correct on every public "
+                                              "workload, the share also correct on every held-out workload of the "
+                                              "pattern), generalisation_fast (those held-out results also fast as "
+                                              "Fast@1.0 counts) and generalisation_patterns (the patterns counted); "
+                                              "the shares are null without a counted pattern")
     domains = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text="domain → Fast@p")
 
 
@@ -106,10 +113,11 @@ class LeaderboardView(APIView):
 
 
 # fast_sig@p next to fast@p: the lower bound of the speedup's 95 % CI ≥ p (a tie within noise
-# is not counted fast); ties@1.0: correct tasks whose interval contains 1.0
+# is not counted fast); ties@1.0: correct tasks whose interval contains 1.0; generalisation*:
+# shares and a count over patterns from the verified run, never which workloads
 CSV_FIELDS = (["rank", "kind", "name", "owner", "submission_id", "created_at", "verified", "tasks", "attempted",
                "correct", "correct@1"] + [k for p in FAST_P for k in (f"fast@{p}", f"fast_sig@{p}")]
-              + ["ties@1.0", "geomean_correct", "geomean_deployable", "roofline_median"])
+              + ["ties@1.0", *GENERALISATION_KEYS, "geomean_correct", "geomean_deployable", "roofline_median"])
 
 
 def _filename(r: Ranking, ext: str) -> str:

@@ -6,13 +6,15 @@ Two halves, one source of numbers:
   against every baseline over the slice's tasks (a task without a result counts as missing,
   i.e. wrong; so do ``suspect`` and ``hacked`` results), Fast@p and its significant form
   (``fast_sig@p``: the lower bound of the speedup's 95 % CI ≥ p) alike, plus the median
-  roofline fraction, the tasks attempted, per-domain Fast@p counts and the speedup histogram.
+  roofline fraction, the tasks attempted, per-domain Fast@p counts, the speedup histogram and
+  ``scoring.generalisation`` over the slice's workloads (held-out ones on the verified track).
   ``leaderboard.aggregates`` stores its output (``BoardEntry``) whenever a result lands.
 * :func:`board` reads those stored outputs for one board (backend × device), track (public or
   verified) and slice, adds the baseline rows, keeps all submissions or the best / latest per
   team, ranks (Fast@p, then Correct@1, then the deployable geomean, all against the chosen
   baseline) and sorts for display. A slice that is not precomputed is scored on request from the
-  results by the same :func:`entry_metrics`.
+  results by the same :func:`entry_metrics`. Each submission row carries its generalisation from
+  its finished verified run on that board and slice, on the public board too (None without one).
 
 Baseline rows are always present and marked: ``tvm-default`` (the reference compiler), ``vendor``
 (the library call a user would make) and ``tvm-tuned`` once any result timed it. A baseline X
@@ -42,6 +44,7 @@ FAST_P = scoring.FAST_P
 SORTS = {
     "rank": "asc", "correct": "desc", "fast": "desc", "fast_sig": "desc", "geomean_correct": "desc",
     "geomean_deployable": "desc", "roofline": "desc", "attempted": "desc", "name": "asc", "submitted": "desc",
+    "generalisation": "desc", "generalisation_fast": "desc",
 }
 HIST_BINS_PER_OCTAVE = 4  # speedup histogram bins: 2^(k/4) … 2^((k+1)/4)
 HIST_RANGE = 8 * HIST_BINS_PER_OCTAVE  # clamp to 1/256× … 256×
@@ -60,6 +63,14 @@ def hist_bin(speedup: float) -> int:
     return max(-HIST_RANGE, min(HIST_RANGE - 1, k))
 
 
+def generalisation_of(by_task: dict[str, dict], tasks) -> dict:
+    """``scoring.generalisation`` over the ``tasks`` that have a record in ``by_task`` (whether a
+    task is held out comes from its suite definition)."""
+    return scoring.generalisation(
+        {"workload": w.id, "hidden": w.hidden, "status": r.get("status"), "speedup": r.get("speedup")}
+        for w in tasks if (r := by_task.get(w.id)) is not None)
+
+
 def entry_metrics(by_task: dict[str, dict], tasks) -> tuple[dict, dict]:
     """(metrics, histogram) of one row over ``tasks`` (WorkloadDefs); ``by_task`` maps a workload
     id to its record (``status``, ``speedup`` {baseline: x}, ``speedup_ci`` {baseline: [low,
@@ -72,6 +83,7 @@ def entry_metrics(by_task: dict[str, dict], tasks) -> tuple[dict, dict]:
         "roofline_median": _median([r.get("roofline_fraction") for r in correct]),
         "baselines": {b: scoring.summarize(records, baseline=b) for b in BASELINES},
         "domains": {},
+        "generalisation": generalisation_of(by_task, tasks),
     }
     task_domains = [w.domains for w in tasks]  # a computed property: read once per task
     for d in sorted({d for ds in task_domains for d in ds}):
@@ -164,7 +176,7 @@ class Row:
     rank: int
     kind: str  # "submission" | "baseline"
     name: str
-    summary: dict  # scoring.summarize against the chosen baseline + roofline_median, attempted
+    summary: dict  # scoring.summarize against the chosen baseline + roofline_median, attempted, generalisation*
     domains: dict[str, float] = field(default_factory=dict)  # domain → Fast@p against the baseline
     submission_id: int | None = None
     owner: str = ""
@@ -420,6 +432,8 @@ def _rank_key(r: Row, fast_key: str):
 
 def _sort_value(r: Row, sort: str, fast_key: str):
     return {
+        "generalisation": r.summary.get("generalisation"),
+        "generalisation_fast": r.summary.get("generalisation_fast"),
         "rank": r.rank, "correct": r.summary.get("correct@1"), "fast": r.summary.get(fast_key),
         "fast_sig": r.summary.get(fast_key.replace("fast@", "fast_sig@")),
         "geomean_correct": r.summary.get("geomean_correct"), "geomean_deployable": r.summary.get("geomean_deployable"),
@@ -439,6 +453,45 @@ def _display_sort(rows: list[Row], q: BoardQuery, fast_key: str) -> list[Row]:
 
 SIG_KEYS = tuple(f"fast_sig@{p}" for p in FAST_P) + ("ties@1.0",)
 SPEED_KEYS = tuple(f"fast@{p}" for p in FAST_P) + SIG_KEYS + ("geomean_correct", "geomean_deployable")
+NO_GENERALISATION = scoring.generalisation(())  # no verified run (and every baseline row)
+
+
+def _verified_generalisation(board_obj, q: BoardQuery, sids: list[int], from_results: bool) -> dict[int, dict]:
+    """Submission → its generalisation on this board slice from its finished verified run: what
+    a public board's row shows. Read from the stored verified rows (only that key of their
+    metrics) or, where the slice is scored on request, from the verified results."""
+    from leaderboard.models import BoardEntry
+    from portal.models import Result
+
+    if board_obj is None or not sids:
+        return {}
+    verified = ranked_filter(Result.VERIFIED)
+    if q.slice.precomputed and not from_results:
+        return {sid: g for sid, g in BoardEntry.objects.filter(
+            board=board_obj, track=Result.VERIFIED, slice=q.slice.key, submission_id__in=sids)
+            .filter(verified).values_list("submission_id", "metrics__generalisation") if g}
+    tasks = q.slice.tasks(Result.VERIFIED)
+    per_sub: dict[int, dict[str, dict]] = {}
+    for r in (Result.objects.filter(backend=q.backend, device=q.device, track=Result.VERIFIED, submission_id__in=sids,
+                                    workload__in=[w.id for w in tasks]).filter(verified)
+              .values("submission_id", "workload", "status", "record__speedup")):
+        per_sub.setdefault(r["submission_id"], {})[r["workload"]] = {"status": r["status"],
+                                                                     "speedup": r["record__speedup"] or {}}
+    return {sid: generalisation_of(by_task, tasks) for sid, by_task in per_sub.items()}
+
+
+def _generalisations(board_obj, q: BoardQuery, entries: list[dict], from_results: bool) -> dict[int, dict]:
+    """Submission → generalisation for the rows of ``entries``: a verified board's own rows hold
+    it; a public board's rows take it from the same submission's verified run."""
+    from portal.models import Result, Submission
+
+    subs = [e for e in entries if e["submission_id"] is not None]
+    if q.track == Result.VERIFIED:
+        # a row stored before the metric existed has none until ``manage.py rebuild_boards``
+        return {e["submission_id"]: e["metrics"].get("generalisation") or NO_GENERALISATION for e in subs}
+    # only finished verified runs count: no query at all on a board without one
+    verified = [e["submission_id"] for e in subs if e["submission__verification"] == Submission.Verification.FINISHED]
+    return _verified_generalisation(board_obj, q, verified, from_results)
 
 
 def board(backend: str = "cpu-llvm", level: str | None = None, domain: str | None = None, *,
@@ -479,6 +532,7 @@ def board(backend: str = "cpu-llvm", level: str | None = None, domain: str | Non
         notices.append(f"no tasks match {sl.label()} on the {q.track} track")
 
     fast_idx = FAST_P.index(q.p)
+    generalisations = _generalisations(board_obj, q, entries, from_results)
     rows: list[Row] = []
     hist: dict[int, int] = {}
     for e in entries:
@@ -488,6 +542,9 @@ def board(backend: str = "cpu-llvm", level: str | None = None, domain: str | Non
         summary = dict(m["baselines"][q.baseline])
         summary["roofline_median"] = m.get("roofline_median")
         summary["attempted"] = m.get("attempted", 0)
+        # against tvm-default whatever the chosen baseline (as scoring defines it): never blanked
+        summary.update(generalisations.get(e["submission_id"], NO_GENERALISATION)
+                       if e["submission_id"] is not None else NO_GENERALISATION)
         if not available:
             summary.update({k: None for k in SPEED_KEYS})
         elif (e["submission_id"] is None and e["baseline"] != q.baseline) or SIG_KEYS[0] not in summary:

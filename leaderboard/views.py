@@ -27,6 +27,11 @@ COLUMNS = [  # (sort key, label, tooltip)
     ("fast", "Fast@{p}", "tasks correct and at least p× as fast as the baseline / all tasks"),
     ("fast_sig", "Fast@{p} (sig.)", ("significant Fast@p: tasks correct and the lower bound of the 95 % CI of "
                                      "the speedup ≥ p / all tasks (a speedup within noise of p does not count)")),
+    ("generalisation", "generalisation",
+     ("verified run: of the patterns correct on every public workload, the share also correct on every "
+      "held-out workload of the pattern (patterns without a held-out result not counted); – without one")),
+    ("generalisation_fast", "generalisation, fast",
+     "as generalisation, the held-out results also at least as fast as tvm-default (what Fast@1.0 counts)"),
     ("geomean_correct", "geomean, correct", "geometric-mean speedup over the correct tasks only"),
     ("geomean_deployable", "geomean, deployable",
      "geometric-mean speedup over all tasks; a failed or missing task counts 1.0 (the baseline is kept)"),

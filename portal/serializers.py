@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.models import Result, Submission
@@ -116,18 +117,46 @@ class TraceSerializer(serializers.Serializer):
     steps = serializers.ListField(child=serializers.DictField())
 
 
+class GeneralisationSerializer(serializers.Serializer):
+    """One board's generalisation from the finished verified run: shares and a count, never
+    which workloads."""
+
+    backend = serializers.CharField()
+    device = serializers.CharField()
+    generalisation = serializers.FloatField(
+        allow_null=True, help_text="of the patterns correct on every public workload, the share also correct on every "
+                                   "held-out workload of the pattern (null: no pattern to count)")
+    generalisation_fast = serializers.FloatField(
+        allow_null=True, help_text="the same share with the held-out results also fast (speedup vs tvm-default ≥ 1.0)")
+    generalisation_patterns = serializers.IntegerField(help_text="patterns counted (with a held-out result)")
+
+
 class SubmissionSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     progress = serializers.SerializerMethodField()
     results = serializers.SerializerMethodField()
     endpoint = serializers.SerializerMethodField()
+    generalisation = serializers.SerializerMethodField()
 
     class Meta:
         model = Submission
         fields = ["id", "name", "owner", "description", "kind", "backends", "public", "state", "error",
                   "bundle_sha256", "progress", "summary", "created_at", "started_at", "finished_at",
-                  "verification", "verified_at", "endpoint", "results"]
+                  "verification", "verified_at", "generalisation", "endpoint", "results"]
         read_only_fields = fields
+
+    @extend_schema_field(GeneralisationSerializer(many=True))
+    def get_generalisation(self, s: Submission) -> list[dict]:
+        from leaderboard.models import BoardEntry
+        from leaderboard.ranking import NO_GENERALISATION
+
+        if s.verification != Submission.Verification.FINISHED:
+            return []
+        # only the key of the stored whole-board rows, not their metrics
+        rows = (BoardEntry.objects.filter(submission=s, track=Result.VERIFIED, slice="")
+                .order_by("board__backend", "board__device")
+                .values_list("board__backend", "board__device", "metrics__generalisation"))
+        return [{"backend": b, "device": d, **(g or NO_GENERALISATION)} for b, d, g in rows]
 
     def get_progress(self, s: Submission) -> dict[str, int]:
         return {"done": s.tasks_done, "total": s.tasks_total}

@@ -76,7 +76,24 @@ def _board_summaries(sub: Submission) -> list[dict]:
             g["parts"].append({"kind": kind, "value": value, "m": e.metrics})
     for g in out.values():
         g["parts"].sort(key=lambda p: (p["kind"] != "level", p["value"]))
-    return [g for g in out.values() if g["all"] is not None]
+    groups = [g for g in out.values() if g["all"] is not None]
+    _attach_generalisation(sub, groups)
+    return groups
+
+
+def _attach_generalisation(sub: Submission, groups: list[dict]) -> None:
+    """Each board's generalisation (shares and a count only): a verified summary's own, and on
+    the public summary of the same board that of the finished verified run (none before one)."""
+    from leaderboard.ranking import NO_GENERALISATION
+
+    verified = {g["board"].pk: g["all"].get("generalisation") or NO_GENERALISATION
+                for g in groups if g["track"] == Result.VERIFIED}
+    finished = sub.verification == Submission.Verification.FINISHED
+    for g in groups:
+        if g["track"] == Result.VERIFIED:
+            g["generalisation"] = verified[g["board"].pk]
+        else:
+            g["generalisation"] = verified.get(g["board"].pk, NO_GENERALISATION) if finished else NO_GENERALISATION
 
 
 @login_required
