@@ -124,7 +124,7 @@ def _build(be, cand, w, path: Path, arch: str) -> str:
     """Build one artifact; '' or the compile error, as the build step words it."""
     from evaluator.formats import FORMATS
     from evaluator.harness.child import _error_text
-    from evaluator.ir import lower
+    from evaluator import formats
 
     try:
         if cand == "default":
@@ -133,7 +133,7 @@ def _build(be, cand, w, path: Path, arch: str) -> str:
             be.build_source(cand.format, cand.source, cand.launch, w.signature(), str(path))
             return ""
         else:
-            mod = lower.lower(cand.format, cand.source, w.canonical_module(), default_layers=be.default_layers)
+            mod = formats.lower(cand.format, cand.source, w.canonical_module(), default_layers=be.default_layers)
         if be.name == "cuda":
             from evaluator.backends.cuda import compile_cubin, cuda_sources
 

@@ -54,12 +54,12 @@ def test_builds_the_default_module_without_a_gpu(offline, tmp_path):
 
 
 def test_a_cpu_schedule_is_refused_rather_than_run_on_the_host(offline, tmp_path):
-    from evaluator.ir import lower
+    from evaluator import formats
 
     bundle = load_bundle(os.path.join(EXAMPLES, "hand-tuned"))
     entry = next(e for e in bundle.entries if e.workload == "matmul/matmul@m256n256k256")
     w = suite.get_workload(entry.workload)
-    mod = lower.lower(entry.format, entry.source, w.canonical_module(), default_layers=offline.default_layers)
+    mod = formats.lower(entry.format, entry.source, w.canonical_module(), default_layers=offline.default_layers)
     with pytest.raises(ValueError, match=r"nothing of \['main'\] runs on the GPU.*bind"):
         offline.build(mod, str(tmp_path / "m.so"))
 

@@ -21,7 +21,7 @@ from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.opencl import OpenCL, lower_to_artifact
 from evaluator.examples import default_entry
 from evaluator.harness.protocol import Protocol
-from evaluator.ir import lower
+from evaluator import formats
 from evaluator.pipeline import Candidate, Pipeline
 from evaluator.sandbox import probe
 from evaluator.suite.inputs import generate
@@ -139,7 +139,7 @@ def test_stages_tvm_names_alike_get_a_buffer_each_and_run_correct(tmp_path):
 def test_an_unbound_schedule_is_refused_with_what_to_do(layers, problem):
     w = suite.get_workload("softmax/softmax@m256n512")
     doc = {"format": "layered-trace", "version": 1, "layers": layers}
-    mod = lower.lower("layered-trace", json.dumps(doc), w.canonical_module())
+    mod = formats.lower("layered-trace", json.dumps(doc), w.canonical_module())
     with pytest.raises(ValueError, match=problem) as e:
         OpenCL().build(mod, "/dev/null")
     assert "bind" in str(e.value)
@@ -231,7 +231,7 @@ def test_a_graph_function_a_trace_leaves_partly_unbound_is_named_in_the_error():
     doc = {"format": "layered-trace", "version": 1, "functions": {fn: {"schedule": [
         {"op": "get_loops", "block": "T_add", "into": ["i", "j"]},
         {"op": "bind", "loop": "j", "thread": "blockIdx.x"}]}}}
-    mod = lower.lower("layered-trace", json.dumps(doc), w.canonical_module(),
+    mod = formats.lower("layered-trace", json.dumps(doc), w.canonical_module(),
                       default_layers=OpenCL().default_layers)
     with pytest.raises(ValueError, match=f"function '{fn}': part of the computation is not bound"):
         OpenCL().build(mod, "/dev/null")
@@ -241,7 +241,7 @@ def test_the_hand_tuned_graph_entry_keeps_its_function_and_leaves_the_rest_to_dl
     w = suite.get_workload("model/ds-cnn-kws@n1h49w10")
     b = OpenCL()
     text = _entry("hand-tuned", w.id)
-    b.build(lower.lower("layered-trace", text, w.canonical_module(), default_layers=b.default_layers),
+    b.build(formats.lower("layered-trace", text, w.canonical_module(), default_layers=b.default_layers),
             str(tmp_path / "plan.json"))
     tuned = json.loads((tmp_path / "plan.json").read_text())
     default = lower_to_artifact(b.default_module(w.canonical_module()), b.target())

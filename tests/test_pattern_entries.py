@@ -108,24 +108,24 @@ def test_the_same_pattern_twice_on_one_backend_is_a_duplicate(tmp_path):
 
 def test_a_pattern_entry_beside_workload_entries_of_the_pattern_loads(tmp_path):
     b = load_bundle(write_bundle(tmp_path, [trace_entry({"pattern": PATTERN}), trace_entry({"workload": BIG}),
-                                            c_entry({"pattern": PATTERN}, ["m", "n", "k"]) | {"backend": "rpc:x"}]))
+                                            trace_entry({"pattern": PATTERN}, backend="rpc:x")]))
     assert [(e.workload, e.pattern) for e in b.entries] == [(None, PATTERN), (BIG, None), (None, PATTERN)]
     assert b.entries[0].label == f"entry 1 (pattern {PATTERN}, cpu-llvm)"
     assert b.entries[1].label == f"entry 2 ({BIG}, cpu-llvm)"
 
 
-@pytest.mark.parametrize("fmt, file, launch, why", [
-    ("tvmscript", "matmul.py", None, "a TVMScript PrimFunc has fixed buffer shapes"),
-    ("opencl-source", "mm.cl", {"entry": "mm", "args": ARGS, "global": [256, 256], "local": None},
+@pytest.mark.parametrize("fmt, backend, file, launch, why", [
+    ("tvmscript", "cpu-llvm", "matmul.py", None, "a TVMScript PrimFunc has fixed buffer shapes"),
+    ("opencl-source", "opencl", "mm.cl", {"entry": "mm", "args": ARGS, "global": [256, 256], "local": None},
      "its launch sizes are fixed numbers"),
 ])
-def test_formats_written_for_one_shape_are_refused_at_pattern_level(tmp_path, fmt, file, launch, why):
-    entry = {"pattern": PATTERN, "backend": "cpu-llvm", "format": fmt, "file": file}
+def test_formats_written_for_one_shape_are_refused_at_pattern_level(tmp_path, fmt, backend, file, launch, why):
+    entry = {"pattern": PATTERN, "backend": backend, "format": fmt, "file": file}
     if launch:
         entry["launch"] = launch
     errs = errors_of(tmp_path, [entry], {"matmul.py": _tvmscript_matmul()})
     assert len(errs) == 1, errs
-    assert errs[0].startswith(f"entry 1 (pattern {PATTERN}, cpu-llvm): format {fmt!r} cannot be used in a "
+    assert errs[0].startswith(f"entry 1 (pattern {PATTERN}, {backend}): format {fmt!r} cannot be used in a "
                               f"pattern-level entry yet: {why}")
     assert "give one 'workload' entry per shape" in errs[0]
 

@@ -17,7 +17,7 @@ from evaluator.formats.bundle import load_bundle
 from evaluator.harness.check import _mismatch
 from evaluator.harness.protocol import Protocol
 from evaluator.ir import layered_trace as lt
-from evaluator.ir import lower
+from evaluator import formats
 from evaluator.suite.base import GraphPattern
 from evaluator.suite.inputs import generate
 
@@ -66,7 +66,7 @@ def test_default_build_matches_reference(wid):
 
     w = EVERY[wid]
     mod = w.canonical_module()
-    scheduled = lower.lower("layered-trace", json.dumps(default_document(mod)), mod, default_layers=default_layers)
+    scheduled = formats.lower("layered-trace", json.dumps(default_document(mod)), mod, default_layers=default_layers)
     ex = tvm.compile(scheduled, target=tvm.target.Target(get_backend("cpu-llvm").target()))
     dev = tvm.cpu()
     for seed in Protocol().seeds:

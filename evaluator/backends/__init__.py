@@ -7,12 +7,25 @@ from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Ke
 from evaluator.backends.cpu_llvm import CpuLlvm
 from evaluator.backends.cuda import Cuda
 from evaluator.backends.opencl import OpenCL
+from evaluator.backends.rpc import KEY_RE as RPC_KEY_RE
 
-__all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "infos"]
+__all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "infos",
+           "name_problem"]
 
 BACKENDS: dict[str, type[Backend]] = {"cpu-llvm": CpuLlvm, "opencl": OpenCL, "cuda": Cuda}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
 PLANNED: dict[str, str] = {}
+
+
+def name_problem(name: str) -> str:
+    """Why ``name`` is not a backend name ("" when it is one): a registered backend, or
+    ``rpc:<key>`` for a remote board. Says nothing about whether it is available here."""
+    if name in BACKENDS:
+        return ""
+    if name.startswith("rpc:") and RPC_KEY_RE.fullmatch(name.removeprefix("rpc:")):
+        return ""
+    return (f"unknown backend {name!r} (expected {', '.join(repr(b) for b in BACKENDS)} or 'rpc:<key>' with a "
+            "key of 1-64 characters of A-Z a-z 0-9 . _ -)")
 
 
 def get_backend(name: str) -> Backend:

@@ -167,9 +167,9 @@ class Backend(ABC):
         import json
 
         from evaluator.baselines.tvm_default import default_document
-        from evaluator.ir import lower
+        from evaluator import formats
 
-        return lower.lower("layered-trace", json.dumps(default_document(canonical)), canonical,
+        return formats.lower("layered-trace", json.dumps(default_document(canonical)), canonical,
                            default_layers=self.default_layers)
 
     def default_signature(self, canonical, workload=None):

@@ -1,6 +1,9 @@
-"""Submission formats: the static check of an entry's file (safe to run in the server).
+"""Submission formats, one :class:`Format` record each: its static check (safe to run in the
+server), its launch schema, how it lowers, the backends that take it, and whether one entry may
+stand for a whole pattern. Adding a format is one record here and its lowering (a TensorIR
+format: a function in ``evaluator.ir.lower``; a raw source: ``Backend.build_source``).
 
-Turning an entry into IR (``evaluator.ir.lower``) happens in the build step's child process.
+Turning an entry into IR (:func:`lower`) happens in the build step's child process.
 """
 
 from __future__ import annotations
@@ -10,6 +13,14 @@ from typing import Any, Callable
 
 from evaluator.formats import raw_source
 from evaluator.ir import layered_trace, tvmscript
+from evaluator.ir import lower as lowering
+
+# Backend kinds (``rpc:<key>`` boards are all "rpc"); the backend registry names the backends.
+EVERY_BACKEND = frozenset({"cpu-llvm", "opencl", "cuda", "rpc"})
+
+
+def backend_kind(backend: str) -> str:
+    return "rpc" if backend.startswith("rpc:") else backend
 
 
 @dataclass(frozen=True)
@@ -17,27 +28,55 @@ class Format:
     name: str
     check: Callable[[str], list[str]]
     summary: str
-    # Raw-source formats (kernel source written directly, not TensorIR) also need the manifest's
-    # "launch" object — entry point, argument order, launch sizes — checked by this function.
-    # They skip the lower stage: the backend builds them itself (Backend.build_source).
+    backends: frozenset[str]  # the backend kinds that build it
+    # TensorIR formats: (source, canonical module, default layers) → scheduled module. None: a
+    # raw source (kernel code written directly), which the backend builds itself
+    # (``Backend.build_source``) from the file and the manifest's "launch" object.
+    lower: Callable[..., Any] | None = None
     check_launch: Callable[[Any], list[str]] | None = None
+    # "" where one entry may stand for every shape of a pattern; else why it may not (yet)
+    not_pattern_level: str = ""
 
     @property
     def raw(self) -> bool:
-        return self.check_launch is not None
+        return self.lower is None
+
+    def takes(self, backend: str) -> bool:
+        return backend_kind(backend) in self.backends
+
+    @property
+    def pattern_level(self) -> bool:
+        return not self.not_pattern_level
 
 
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in [
         Format("layered-trace", layered_trace.check,
-               "TensorIR schedule primitives grouped into compute/schedule/memory layers (JSON)"),
-        Format("tvmscript", tvmscript.check, "a TensorIR PrimFunc in TVMScript"),
+               "TensorIR schedule primitives grouped into compute/schedule/memory layers (JSON)",
+               EVERY_BACKEND, lower=lowering.layered_trace_lowering),
+        Format("tvmscript", tvmscript.check, "a TensorIR PrimFunc in TVMScript", EVERY_BACKEND,
+               lower=lowering.tvmscript_lowering,
+               not_pattern_level="a TVMScript PrimFunc has fixed buffer shapes (symbolic shapes are not "
+                                 "supported yet)"),
         Format("opencl-source", raw_source.check_text("OpenCL C"), "OpenCL C kernel source + launch sizes",
-               raw_source.check_launch_for("opencl-source")),
+               frozenset({"opencl"}), check_launch=raw_source.check_launch_for("opencl-source"),
+               not_pattern_level="its launch sizes are fixed numbers (sizes as expressions of the shape are "
+                                 "not supported yet)"),
         Format("cuda-source", raw_source.check_text("CUDA C"), "CUDA C kernel source + grid/block",
-               raw_source.check_launch_for("cuda-source")),
+               frozenset({"cuda"}), check_launch=raw_source.check_launch_for("cuda-source"),
+               not_pattern_level="its grid and block are fixed numbers (sizes as expressions of the shape are "
+                                 "not supported yet)"),
         Format("c-source", raw_source.check_text("C"), "a C function over dense row-major arrays",
-               raw_source.check_launch_for("c-source")),
+               frozenset({"cpu-llvm"}), check_launch=raw_source.check_launch_for("c-source")),
     ]
 }
+
+
+def lower(fmt: str, source: str, canonical, default_layers: Callable | None = None):
+    """A TensorIR-format entry's text applied to the canonical module: the scheduled module."""
+    f = FORMATS.get(fmt)
+    if f is None or f.lower is None:
+        raise ValueError(f"{fmt!r} is not a TensorIR format (known: "
+                         f"{', '.join(n for n, g in FORMATS.items() if not g.raw)})")
+    return f.lower(source, canonical, default_layers)

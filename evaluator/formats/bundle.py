@@ -52,6 +52,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evaluator import backends as backend_registry
 from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant
 from evaluator.formats.strict_json import type_name as _kind
 from evaluator.formats.trace import TraceError, parse_trace
@@ -59,7 +60,7 @@ from evaluator.formats.trace import TraceError, parse_trace
 if TYPE_CHECKING:
     from evaluator.suite import WorkloadDef
 
-__all__ = ["SCHEMA", "BACKEND_RE", "Limits", "BundleError", "Entry", "Bundle", "load_bundle",
+__all__ = ["SCHEMA", "Limits", "BundleError", "Entry", "Bundle", "load_bundle",
            "MAX_ARCHIVE_BYTES", "MAX_TOTAL_UNCOMPRESSED_BYTES", "MAX_FILE_BYTES", "MAX_TRACE_BYTES",
            "MAX_MEMBERS", "MAX_ENTRIES", "MAX_COMPRESSION_RATIO", "MAX_PATH_CHARS", "MAX_PATH_DEPTH",
            "MAX_CHECKED_BYTES", "MAX_VALIDATION_SECONDS"]
@@ -68,19 +69,10 @@ SCHEMA = "edgekernelbench/bundle@1"
 MiB = 1024 * 1024
 
 NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")
-BACKEND_RE = re.compile(r"cpu-llvm|opencl|cuda|rpc:[A-Za-z0-9._-]{1,64}")
 MAX_DESCRIPTION = 2000
 MANIFEST = "manifest.json"
 MANIFEST_KEYS = ("schema", "name", "description", "entries")
 ENTRY_KEYS = ("workload", "pattern", "backend", "format", "file", "trace", "launch")
-# Formats a pattern-level entry may use: their files do not fix the shape. Why the others may not
-# (yet), as the refusal says it.
-PATTERN_FORMATS = ("layered-trace", "c-source")
-PATTERN_REFUSED = {
-    "tvmscript": "a TVMScript PrimFunc has fixed buffer shapes (symbolic shapes are not supported yet)",
-    "opencl-source": "its launch sizes are fixed numbers (sizes as expressions of the shape are not supported yet)",
-    "cuda-source": "its grid and block are fixed numbers (sizes as expressions of the shape are not supported yet)",
-}
 ARCHIVE_KINDS = "a directory, a .zip archive, or a .tar.gz/.tgz archive"
 
 # The caps of one bundle (the defaults of Limits). Each one is enforced with a message that names
@@ -1231,9 +1223,10 @@ def _check_entry(
         elif not targets.pattern_known(pattern):
             hint = " (a pattern id has no '@<shape>' part; name one shape with 'workload')" if "@" in pattern else ""
             errors.append(f"{label}: unknown pattern {_q(pattern)}{hint}")
-    if isinstance(backend, str) and not BACKEND_RE.fullmatch(backend):
-        errors.append(f"{label}: unknown backend {_q(backend)} (expected 'cpu-llvm', 'opencl', 'cuda' or "
-                      f"'rpc:<key>' with a key of 1-64 characters of A-Z a-z 0-9 . _ -)")
+    if isinstance(backend, str) and backend_registry.name_problem(backend):
+        errors.append(f"{label}: unknown backend {_q(backend)} (expected "
+                      f"{', '.join(repr(b) for b in backend_registry.BACKENDS)} or 'rpc:<key>' with a key of "
+                      "1-64 characters of A-Z a-z 0-9 . _ -)")
     target = (("workload", workload) if "pattern" not in spec else
               ("pattern", pattern) if "workload" not in spec else None)
     if target is not None and isinstance(target[1], str) and isinstance(backend, str):
@@ -1243,10 +1236,18 @@ def _check_entry(
     if isinstance(fmt, str) and fmt not in formats:
         known = ", ".join(sorted(formats)) or "none"
         errors.append(f"{label}: unknown format {_q(fmt)} (known: {known})")
-    elif isinstance(fmt, str) and target is not None and target[0] == "pattern" and fmt not in PATTERN_FORMATS:
-        why = PATTERN_REFUSED.get(fmt, "its files are written for one shape")
-        errors.append(f"{label}: format {fmt!r} cannot be used in a pattern-level entry yet: {why}; give one "
-                      f"'workload' entry per shape (pattern-level formats: {', '.join(PATTERN_FORMATS)})")
+    elif isinstance(fmt, str):
+        f = formats[fmt]
+        takes = getattr(f, "takes", None)
+        if isinstance(backend, str) and not backend_registry.name_problem(backend) and takes and not takes(backend):
+            able = sorted(n for n, g in formats.items() if getattr(g, "takes", None) and g.takes(backend))
+            errors.append(f"{label}: backend {backend!r} does not take the {fmt!r} format (it takes: "
+                          f"{', '.join(able) or 'none'})")
+        why = getattr(f, "not_pattern_level", "")
+        if target is not None and target[0] == "pattern" and why:
+            able = sorted(n for n, g in formats.items() if not getattr(g, "not_pattern_level", ""))
+            errors.append(f"{label}: format {fmt!r} cannot be used in a pattern-level entry yet: {why}; give one "
+                          f"'workload' entry per shape (pattern-level formats: {', '.join(able)})")
 
     path, source = (None, None)
     if "file" in spec and isinstance(spec["file"], str):

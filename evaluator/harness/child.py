@@ -92,8 +92,7 @@ def build(req: m.BuildRequest, chan) -> None:
     import tvm
 
     from evaluator.backends import get_backend
-    from evaluator.formats import FORMATS
-    from evaluator.ir import lower
+    from evaluator import formats
 
     backend = get_backend(req.backend)
     with open(req.canonical) as f:
@@ -101,7 +100,7 @@ def build(req: m.BuildRequest, chan) -> None:
     with open(req.source, encoding="utf-8") as f:
         source = f.read()
     tensors = [{"name": t.name, "shape": list(t.shape), "dtype": t.dtype, "role": t.role} for t in req.tensors]
-    if FORMATS[req.format].raw:
+    if formats.FORMATS[req.format].raw:
         t0 = time.perf_counter()
         try:
             backend.build_source(req.format, source, req.launch, tensors, req.artifact)
@@ -112,7 +111,7 @@ def build(req: m.BuildRequest, chan) -> None:
         return
     t0 = time.perf_counter()
     try:
-        mod = lower.lower(req.format, source, canonical, default_layers=backend.default_layers)
+        mod = formats.lower(req.format, source, canonical, default_layers=backend.default_layers)
     except Exception as e:  # noqa: BLE001 - every failure to lower is the submission's compile error
         _send(chan, m.BuildReply(ok=False, stage="lower", error=_lower_error(e, req.format, source, canonical)))
         return
