@@ -16,6 +16,8 @@ The decrypted key lives only in the client object; every message stored or logge
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import logging
 import re
 
@@ -159,9 +161,11 @@ def _missing(w, backend: str, reason: str) -> TaskResult:
                       domains=list(w.domains), hidden=w.hidden)
 
 
-def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store) -> str | None:
-    """Run every task of an endpoint submission not yet stored; the fatal endpoint failure that
-    ended it, if any (the caller marks the submission failed)."""
+def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store,
+                      workloads: list | None = None, count_progress: bool = True) -> str | None:
+    """Run every task of an endpoint submission not yet stored (``workloads``: its selection by
+    default); the fatal endpoint failure that ended it, if any (the caller marks the submission
+    failed). ``count_progress``: each stored result advances the public run's progress."""
     ep = sub.endpoint
     budget = Budget.from_json(ep.budget)
     prompts = PromptSet(ep.prompt_version)
@@ -173,7 +177,7 @@ def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store
     fatal: str | None = None
     with _redacting_logs(key):
         try:
-            for w in ep.workloads():
+            for w in (ep.workloads() if workloads is None else workloads):
                 if w.id in done:
                     continue
                 if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
@@ -188,7 +192,7 @@ def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store
                         stop = f"endpoint {err['kind'].replace('_', ' ')}: {err['message']}"
                         fatal = None if err["kind"] == BUDGET_EXHAUSTED else stop
                 _scrub(r, key)
-                if store(sub, r):
+                if store(sub, r) and count_progress:
                     Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
         except Exception as e:  # noqa: BLE001 - re-raised without the key in its message
             raise RuntimeError(redact(f"{type(e).__name__}: {e}", key)) from None
@@ -212,6 +216,19 @@ def _scrub(r: TaskResult, key: str) -> None:
 def fail(sub: Submission, reason: str) -> None:
     Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=reason[:4000],
                                                 finished_at=timezone.now())
+
+
+def verified_tasks(sub: Submission) -> list:
+    """An endpoint's verified run: its selection again (secret seeds), then held-out shapes of the
+    same patterns drawn afresh for this submission — never the deployment's standing held-out
+    set, which the endpoint's operator would otherwise read in the prompts. The draw is
+    deterministic (the deployment's secret and the submission), so a resumed run asks the same."""
+    from leaderboard.slices import heldout_secret
+
+    public = sub.endpoint.workloads()
+    patterns = {w.pattern.id for w in public}
+    secret = hmac.new(heldout_secret().encode(), f"endpoint-verify:{sub.pk}".encode(), hashlib.sha256).hexdigest()
+    return public + [w for w in suite.held_out(secret) if w.pattern.id in patterns]
 
 
 def expected_tasks(sub: Submission) -> list:

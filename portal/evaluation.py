@@ -133,7 +133,15 @@ def _verify_backend(submission_id: int, backend: str) -> None:
     try:
         n = len(Protocol().seeds)
         pipe = Pipeline(backend, seeds=verification_seeds(sub.pk, backend, n))
-        _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe)
+        if sub.kind == Submission.Kind.ENDPOINT:
+            done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.VERIFIED)
+                       .values_list("workload", flat=True))
+            # a fatal endpoint failure leaves the verification unfinished: staff see the state
+            endpoints.evaluate_endpoint(sub, backend, pipe, done,
+                                        lambda s, r: store(s, r, device=pipe.info.device, track=Result.VERIFIED),
+                                        workloads=_verified_tasks(sub), count_progress=False)
+        else:
+            _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe)
     except _Cancelled:
         return
     except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
@@ -142,11 +150,19 @@ def _verify_backend(submission_id: int, backend: str) -> None:
         return
     with transaction.atomic():
         sub = Submission.objects.select_for_update().get(pk=submission_id)
-        expected = {(w.id, b) for w in track_tasks(Result.VERIFIED) for b in sub.backends}
+        expected = {(w.id, b) for w in _verified_tasks(sub) for b in sub.backends}
         have = set(Result.objects.filter(submission=sub, track=Result.VERIFIED).values_list("workload", "backend"))
         if expected <= have and sub.verification != V.FINISHED:
             sub.verification, sub.verified_at = V.FINISHED, timezone.now()
             sub.save(update_fields=["verification", "verified_at"])
+
+
+def _verified_tasks(sub: Submission) -> list:
+    """What a verified run evaluates: every track task (held-out ones too), or for an endpoint its
+    own selection and held-out shapes drawn for it (``endpoints.verified_tasks``)."""
+    if sub.kind == Submission.Kind.ENDPOINT:
+        return endpoints.verified_tasks(sub)
+    return track_tasks(Result.VERIFIED)
 
 
 def finish_if_complete(submission_id: int) -> None:

@@ -240,3 +240,47 @@ def test_endpoint_submission_through_a_celery_worker(workers, broker, chat, loop
              APIClient().get(f"/submissions/{sub_id}/").content.decode()]
     for text in pages + [log, json.dumps(r.record), sub.error]:
         assert KEY not in text
+
+
+UNSCHEDULED = "```json\n" + json.dumps({"format": "layered-trace", "version": 1,
+                                        "layers": {"compute": [], "schedule": [], "memory": []}}) + "\n```"
+
+
+@pytest.mark.django_db
+def test_a_verified_run_prompts_held_out_shapes_drawn_for_this_submission(loopback, chat, client):
+    """The verified run asks the endpoint for its selection again and for held-out shapes of the
+    same patterns drawn for this submission (not the deployment's standing set, which the
+    endpoint's operator would read in the prompts); the submitter sees counts, never those ids,
+    prompts or replies."""
+    from evaluator import suite
+    from portal.evaluation import evaluate_backend
+    from portal.models import Result, Submission
+
+    owner = make_user("vera")
+    server = chat({"*": [UNSCHEDULED]})  # a correct (unscheduled) kernel for any shape
+    sub = _sub(owner, server.url, mode="direct", budget={"candidates": 1}, tasks=[WID])
+    evaluate_backend(sub.pk, "cpu-llvm")
+    sub.refresh_from_db()
+    assert sub.state == "finished", sub.error
+    public_requests = len(server.requests)
+    Submission.objects.filter(pk=sub.pk).update(verification="queued")
+    evaluate_backend(sub.pk, "cpu-llvm", Result.VERIFIED)
+    sub.refresh_from_db()
+    assert sub.verification == "finished"
+    assert sub.tasks_done == 1  # the verified run does not move the public progress
+
+    verified = list(Result.objects.filter(submission=sub, track=Result.VERIFIED))
+    held = [r for r in verified if r.hidden]
+    assert {r.workload for r in verified if not r.hidden} == {WID}
+    assert held and all(r.workload.startswith("activation/relu@x") for r in held)
+    assert all(r.status == "correct" for r in verified), [(r.workload, r.reason) for r in verified]
+    standing = {w.id for w in suite.held_out()}
+    assert not {r.workload for r in held} & standing  # drawn afresh, not the deployment's set
+    assert len(server.requests) > public_requests  # the endpoint was prompted for them
+
+    pages = [client.get(f"/api/v1/submissions/{sub.pk}/").content.decode()]
+    client.force_login(owner)
+    pages.append(client.get(f"/submissions/{sub.pk}/").content.decode())
+    for body in pages:
+        for r in held:
+            assert r.workload not in body and r.workload.split("@")[1] not in body
