@@ -15,8 +15,8 @@ import pytest
 
 from evaluator import suite
 from evaluator.suite import heldout
-from evaluator.suite.base import WorkloadDef
-from evaluator.suite.declare import tag_of
+from evaluator.suite.base import GraphPattern, Workload, WorkloadDef
+from evaluator.suite.declare import shape_key, tag_of
 
 ROOT = Path(__file__).resolve().parents[1]
 ONE, TWO = "held-out-test-secret-one", "held-out-test-secret-two"
@@ -43,10 +43,18 @@ def test_two_secrets_give_two_sets_each_covering_every_pattern():
     assert len(shapes[0] ^ shapes[1]) > 0.5 * len(shapes[0])  # most shapes differ, not one
 
 
+def _drawn(secret: str) -> list[WorkloadDef]:
+    return [WorkloadDef(p, s) for p in suite.patterns() for s in heldout.draw(p, secret)]
+
+
 def test_the_draw_is_deterministic_per_secret():
+    """The suite's held-out set is the draw, then the held-out graphs' own layers; both the same
+    every time they are made."""
     first = [(w.id, w.params) for w in suite.held_out(ONE)]
-    heldout_again = [(WorkloadDef(p, s).id, s.params) for p in suite.patterns() for s in heldout.draw(p, ONE)]
-    assert first == heldout_again
+    drawn = [(w.id, w.params) for w in _drawn(ONE)]
+    assert first[:len(drawn)] == drawn and len(first) > len(drawn)
+    suite._held_out.cache_clear()  # made afresh, not read back from the cache
+    assert [(w.id, w.params) for w in suite.held_out(ONE)] == first
 
 
 def test_without_a_secret_nothing_is_drawn_and_the_cli_says_why():
@@ -81,9 +89,12 @@ def test_held_out_shapes_are_new_bounded_and_opaque(secret):
     for w in suite.workloads():
         public[w.pattern.id].append(w)
     held = suite.held_out(secret)
+    drawn = Counter(w.pattern.id for w in _drawn(secret))
     per_pattern = Counter(w.pattern.id for w in held)
     for p in suite.patterns():
-        assert per_pattern[p.id] == heldout.count_for(p) >= 1, p.id
+        assert drawn[p.id] == heldout.count_for(p) >= 1, p.id
+        assert per_pattern[p.id] >= drawn[p.id], p.id  # and the held-out graphs' layers
+    assert len({w.id for w in held}) == len(held)
     for w in held:
         mine = public[w.pattern.id]
         assert w.hidden and all(w.params != v.params for v in mine), w.id
@@ -95,6 +106,34 @@ def test_held_out_shapes_are_new_bounded_and_opaque(secret):
         assert w.flops <= heldout.MAX_FLOPS, w.id
         assert all(d > 0 for t in w.inputs + w.outputs for d in t.shape), w.id
         assert set(w.domains) >= set(w.pattern.domains)
+
+
+@pytest.mark.parametrize("secret", [ONE, TWO])
+def test_held_out_graphs_are_their_layers(secret):
+    """Every held-out model graph's layers are workloads of the suite under its secret — public
+    where a public workload has the shape, held out (opaque id, once) where none has — and their
+    FLOPs add up to the graph's exactly, as for the public graphs."""
+    every = {w.id: w for w in suite.workloads(include_hidden=True, secret=secret)}
+    public = {shape_key(w.pattern.id, w.params) for w in suite.workloads()}
+    graphs = [w for w in suite.held_out(secret) if isinstance(w.pattern, GraphPattern)]
+    assert len(graphs) >= len([p for p in suite.patterns() if isinstance(p, GraphPattern)])
+    made = set()
+    for g in graphs:
+        layers = suite.layers_of(g, secret)
+        assert [d["workload"] for d in g.describe(secret)["layers"]] == [w.id for w, _ in layers], g.id
+        for w, _ in layers:
+            assert every.get(w.id) is w and w.level in ("L1", "L2"), (g.id, w.id)
+            assert w.hidden == (shape_key(w.pattern.id, w.params) not in public), (g.id, w.id)
+            if w.hidden:
+                assert tag_of(w.params) not in w.id and set(g.domains) <= set(w.domains), w.id
+                assert all(d > 0 for t in w.inputs + w.outputs for d in t.shape), w.id  # it builds
+                made.add(w.id)
+        assert sum(n * w.flops for w, n in layers) == g.flops, g.id
+    assert made  # the variants need shapes the public suite lacks (another class count, width, size)
+    # a graph no draw made (VWW draws 3, 4, 5 or 10 classes) has a layer nothing is: named, not skipped
+    vww = next(p for p in suite.patterns() if p.id == "model/mobilenet-v1-vww")
+    with pytest.raises(suite.UnknownWorkload, match="classifier-head@n1c256h3w3k7"):
+        suite.layers_of(WorkloadDef(vww, Workload("x0", {"classes": 7}, hidden=True)), secret)
 
 
 def test_square_images_stay_square_and_transform_lengths_powers_of_two():

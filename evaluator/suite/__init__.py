@@ -4,7 +4,8 @@ A pattern file exports ``PATTERN`` (one pattern) or ``PATTERNS`` (generated vari
 family, each a distinct computation) with its public workloads. Held-out workloads are not
 written anywhere: a deployment draws them from its secret (``suite.heldout``), and every
 function here that can include them takes that secret (default: ``EKB_HELDOUT_SECRET``).
-Workload ids are ``family/name@shape-tag``; a held-out tag is opaque.
+Workload ids are ``family/name@shape-tag``; a held-out tag is opaque. A held-out model graph's
+layers that no public workload is are held-out workloads too (:func:`layers_of`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from collections import Counter
 
 from evaluator.suite import heldout as _heldout
 from evaluator.suite.base import DOMAINS, LEVELS, GraphPattern, OpPattern, Pattern, Tensor, Workload, WorkloadDef
+from evaluator.suite.declare import Layer, shape_key
 from evaluator.suite.heldout import HeldOutSecretMissing, ShapeSpace
 
 __all__ = [
     "DOMAINS", "LEVELS", "GraphPattern", "OpPattern", "Pattern", "Tensor", "Workload",
     "WorkloadDef", "patterns", "workloads", "get_workload", "select", "sample", "served", "summary",
-    "UnknownWorkload", "ShapeSpace", "HeldOutSecretMissing", "held_out",
+    "UnknownWorkload", "ShapeSpace", "HeldOutSecretMissing", "held_out", "layers_of",
 ]
 
 
@@ -70,14 +72,73 @@ def _index() -> dict[str, WorkloadDef]:
     return index
 
 
+@functools.cache
+def _public_by_shape() -> dict[tuple[str, str], WorkloadDef]:
+    return {shape_key(w.pattern.id, w.params): w for w in _index().values()}
+
+
 @functools.lru_cache(maxsize=4)
 def _held_out(secret: str) -> tuple[WorkloadDef, ...]:
+    """The drawn held-out workloads (``heldout.draw``, pattern by pattern), then the layers of the
+    drawn graphs that no workload is yet."""
     # in this process's memory only: never written to disk, never sent to a step
-    return tuple(WorkloadDef(p, spec) for p in patterns() for spec in _heldout.draw(p, secret))
+    drawn = [WorkloadDef(p, spec) for p in patterns() for spec in _heldout.draw(p, secret)]
+    return tuple(drawn + _layer_workloads(drawn, secret))
+
+
+def _layer_workloads(drawn: list[WorkloadDef], secret: str) -> list[WorkloadDef]:
+    """Each layer of a held-out graph that is neither public nor drawn, as a held-out workload of
+    its own (once per shape): a held-out graph's breakdown then names workloads that exist, and
+    each can be tuned and scored like any other. The graph's shape is secret, so its layers are."""
+    known = set(_public_by_shape()) | {shape_key(w.pattern.id, w.params) for w in drawn}
+    out: list[WorkloadDef] = []
+    for graph in drawn:
+        for layer, _ in _graph_layers(graph):
+            if layer.key in known:
+                continue
+            known.add(layer.key)
+            spec = Workload(_heldout.opaque_tag(secret, layer.pattern, layer.params), dict(layer.params),
+                            hidden=True, domains=graph.domains)
+            out.append(WorkloadDef(_pattern(layer), spec))
+    return out
+
+
+def _pattern(layer: Layer) -> Pattern:
+    found = next((p for p in patterns() if p.id == layer.pattern), None)
+    if found is None:
+        raise UnknownWorkload(layer.id)
+    return found
+
+
+def _graph_layers(w: WorkloadDef) -> list[tuple[Layer, int]]:
+    if isinstance(w.pattern, GraphPattern) and w.pattern.layers is not None:
+        return w.pattern.layers(w.params)
+    return []
+
+
+def _held_out_by_shape(secret: str) -> dict[tuple[str, str], WorkloadDef]:
+    # not cached apart from _held_out: the very workloads it holds, whenever it is made afresh
+    return {shape_key(w.pattern.id, w.params): w for w in _held_out(secret)}
+
+
+def layers_of(w: WorkloadDef, secret: str | None = None) -> list[tuple[WorkloadDef, int]]:
+    """A model graph's layers as the workloads they are, each with how many times it occurs (none
+    for an operator): public workloads, and for a held-out graph held-out ones under ``secret``
+    (default: the configured one). :class:`UnknownWorkload` names a layer the suite lacks."""
+    shapes = _public_by_shape()
+    if w.hidden:
+        shapes = {**shapes, **_held_out_by_shape(secret or _heldout.configured_secret())}
+    found = []
+    for layer, count in _graph_layers(w):
+        if layer.key not in shapes:
+            raise UnknownWorkload(layer.id)
+        found.append((shapes[layer.key], count))
+    return found
 
 
 def held_out(secret: str | None = None) -> list[WorkloadDef]:
-    """The held-out workloads under ``secret`` (default: the configured one)."""
+    """The held-out workloads under ``secret`` (default: the configured one): the drawn ones, then
+    the layers of held-out graphs that are no other workload (:func:`layers_of`)."""
     return list(_held_out(secret or _heldout.configured_secret()))
 
 

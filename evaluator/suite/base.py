@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 if TYPE_CHECKING:
+    from evaluator.suite.declare import Layer
     from evaluator.suite.heldout import ShapeSpace
 
 LEVELS = ("L1", "L2", "L3")
@@ -115,9 +116,11 @@ class GraphPattern(Pattern):
     """
 
     graph: Callable[[dict], Any] = None  # type: ignore[assignment]
-    # The model as its layers: (workload id, how many times) of the L1/L2 workloads it is made
-    # of, so a model's cost can be read layer by layer and each layer tuned on its own.
-    layers: Callable[[dict], list[tuple[str, int]]] | None = None
+    # The model as its layers: (layer, how many times) of the L1/L2 shapes it is made of, so a
+    # model's cost can be read layer by layer and each layer tuned on its own. A layer is a
+    # pattern and its parameters (``declare.Layer``): the suite resolves it to a workload, public
+    # or (for a held-out graph) held out, and its FLOPs add up to the model's.
+    layers: "Callable[[dict], list[tuple[Layer, int]]] | None" = None
 
 
 @dataclass
@@ -185,7 +188,9 @@ class WorkloadDef:
     def has_vendor(self) -> bool:
         return self.pattern.vendor is not None
 
-    def describe(self) -> dict:
+    def describe(self, secret: str | None = None) -> dict:
+        """The workload as JSON; a model graph's layers as the workloads they are (held-out ones,
+        for a held-out graph, under ``secret``: default the configured one)."""
         out = {
             "workload": self.id,
             "pattern": self.pattern.id,
@@ -202,7 +207,9 @@ class WorkloadDef:
             "summary": self.pattern.summary,
         }
         if isinstance(self.pattern, GraphPattern) and self.pattern.layers is not None:
-            out["layers"] = [{"workload": wid, "count": n} for wid, n in self.pattern.layers(self.params)]
+            from evaluator import suite  # the suite knows every workload a layer may be; it imports this module
+
+            out["layers"] = [{"workload": w.id, "count": n} for w, n in suite.layers_of(self, secret)]
         return out
 
     # --- IR ---------------------------------------------------------------------------------

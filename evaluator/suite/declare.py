@@ -11,6 +11,8 @@ float64 and rounds to float16 once, so the float16 tolerance only has to absorb 
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from evaluator.suite.base import Workload
@@ -40,6 +42,36 @@ def wl(*, domains: tuple[str, ...] = (), hidden: bool = False, tag: str | None =
        **params) -> Workload:
     """A workload whose tag is derived from its parameters (``tag=`` overrides)."""
     return Workload(tag or tag_of(params), params, hidden=hidden, domains=tuple(domains))
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of a model graph (``GraphPattern.layers``): an L1/L2 pattern at parameters.
+
+    The suite resolves it by (pattern, parameters) to a workload — a public one, or for a held-out
+    graph a held-out one made from it — so a graph names shapes, never ids it cannot know.
+    """
+
+    pattern: str
+    params: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        """The id of a workload whose tag is derived from its parameters (:func:`wl`)."""
+        return f"{self.pattern}@{tag_of(self.params)}"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What two layers (or a layer and a workload) are the same shape by."""
+        return shape_key(self.pattern, self.params)
+
+    def __hash__(self) -> int:  # params is a dict: hash by the shape instead
+        return hash(self.key)
+
+
+def shape_key(pattern: str, params: dict[str, Any]) -> tuple[str, str]:
+    """(pattern, parameters) as a hashable key; a tuple and a list of the same values are one shape."""
+    return pattern, json.dumps(params, sort_keys=True, default=str)
 
 
 def dtype_of(p: dict) -> str:

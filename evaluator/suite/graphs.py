@@ -132,6 +132,23 @@ def conv_bn1d_np(x, w: Weights, stride=1, padding=(0, 0), act="relu"):
     return np.maximum(y, 0.0) if act == "relu" else y
 
 
+# --- FLOPs -------------------------------------------------------------------------------------
+# A model counts its FLOPs by the rules of the L1/L2 patterns its layers are (``layers``), so a
+# per-layer breakdown adds up to the model exactly: 2 per multiply-add, plus the elementwise ops
+# per output element that the layer's pattern counts (below). Where a layer's pattern counts no
+# epilogue, the model counts none there either: the BatchNorms inside conv-block's resnet and
+# tc-resnet blocks, the pointwise half of depthwise-separable-bn, concat-conv's bias + ReLU, and
+# a conv's bias where a BatchNorm follows (the layer pattern folds it into the BatchNorm's mean).
+BN_RELU = 4        # conv-block/conv2d-bn-relu, conv1d-bn-relu, depthwise half of depthwise-separable-bn
+BIAS_RELU = 2      # fused/conv2d-bias-relu, dense-block/dense-bias-relu
+BIAS_BN_RELU = 6   # dense-block/dense-bn-relu
+BIAS = 1           # dense-block/dense-bias, elementwise/add-channel
+BIAS_SIGMOID = 5   # dense-block/dense-bias-sigmoid
+BIAS_SOFTMAX = 5   # per class: conv-block/classifier-head
+SCORE_SOFTMAX = 6  # per attention score (scale + softmax): transformer-block/mha-block
+RESIDUAL_LN = 9    # fused/residual-layer-norm
+
+
 def conv_flops(c_in, c_out, kernel, oh, ow, groups=1):
     kh, kw = (kernel, kernel) if isinstance(kernel, int) else kernel
     return 2 * c_out * oh * ow * (c_in // groups) * kh * kw

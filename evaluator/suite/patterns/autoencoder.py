@@ -10,6 +10,8 @@ import numpy as np
 from tvm.relax.frontend import nn
 
 from evaluator.suite.base import GraphPattern, Tensor, Workload
+from evaluator.suite.declare import Layer
+from evaluator.suite.graphs import BIAS, BIAS_BN_RELU
 
 HIDDEN = [128, 128, 128, 128, 8, 128, 128, 128, 128]
 EPS = 1e-3
@@ -70,18 +72,21 @@ def _reference(p, x, *ws):
 
 
 def _flops(p):
+    """Counted as the layers count (``suite.graphs``): each hidden layer's bias, BatchNorm and
+    ReLU, the output layer's bias."""
     dims = [p["n_in"]] + HIDDEN + [p["n_in"]]
-    return sum(2 * p["batch"] * a * b for a, b in zip(dims, dims[1:]))
+    macs = sum(2 * p["batch"] * a * b for a, b in zip(dims, dims[1:]))
+    return macs + p["batch"] * (BIAS_BN_RELU * sum(HIDDEN) + BIAS * p["n_in"])
 
 
 def layers(p):
     """The graph as dense-block workloads: nine Dense + BN + ReLU layers and the output Dense."""
     dims = [p["n_in"]] + HIDDEN
-    counts: dict[str, int] = {}
+    counts: dict[Layer, int] = {}
     for a, b in zip(dims, dims[1:]):
-        wid = f"dense-block/dense-bn-relu@m{p['batch']}n{b}k{a}"
-        counts[wid] = counts.get(wid, 0) + 1
-    return list(counts.items()) + [(f"dense-block/dense-bias@m{p['batch']}n{p['n_in']}k{dims[-1]}", 1)]
+        layer = Layer("dense-block/dense-bn-relu", dict(m=p["batch"], n=b, k=a))
+        counts[layer] = counts.get(layer, 0) + 1
+    return list(counts.items()) + [(Layer("dense-block/dense-bias", dict(m=p["batch"], n=p["n_in"], k=dims[-1])), 1)]
 
 
 PATTERN = GraphPattern(

@@ -13,6 +13,8 @@ import numpy as np
 from tvm.relax.frontend import nn
 
 from evaluator.suite.base import GraphPattern, Tensor, Workload
+from evaluator.suite.declare import Layer
+from evaluator.suite.graphs import BIAS_SOFTMAX, BN_RELU
 from evaluator.suite.patterns.conv2d import conv2d_ref
 
 EPS = 1e-3
@@ -112,17 +114,20 @@ def _reference(p, x, *ws):
 
 
 def _flops(p):
+    """Counted as the layers count (``suite.graphs``): the stem's and each depthwise conv's
+    BatchNorm + ReLU, not the pointwise ones'; the head's bias and softmax."""
     hw = 25 * 5
-    stem = 2 * hw * F * 10 * 4
-    block = 2 * hw * F * 9 + 2 * hw * F * F
-    return stem + BLOCKS * block + hw * F + 2 * F * p["classes"]
+    stem = 2 * hw * F * 10 * 4 + BN_RELU * hw * F
+    block = 2 * hw * F * 9 + BN_RELU * hw * F + 2 * hw * F * F
+    return stem + BLOCKS * block + hw * F + 2 * F * p["classes"] + BIAS_SOFTMAX * p["classes"]
 
 
 def layers(p):
     """The graph as conv-block workloads: the stem, the four separable blocks, the classifier head."""
-    return [("conv-block/conv2d-bn-relu@n1c1h49w10k64r10x4s2p4x1x5x1", 1),
-            ("conv-block/depthwise-separable-bn@n1c64h25w5k64s1p1", BLOCKS),
-            (f"conv-block/classifier-head@n1c{F}h25w5k{p['classes']}", 1)]
+    stem = dict(n=1, c=1, h=49, w=10, k=F, r=STEM["kernel"], s=STEM["stride"], p=STEM["pad"])
+    return [(Layer("conv-block/conv2d-bn-relu", stem), 1),
+            (Layer("conv-block/depthwise-separable-bn", dict(n=1, c=F, h=25, w=5, k=F, s=1, p=1)), BLOCKS),
+            (Layer("conv-block/classifier-head", dict(n=1, c=F, h=25, w=5, k=p["classes"])), 1)]
 
 
 PATTERN = GraphPattern(

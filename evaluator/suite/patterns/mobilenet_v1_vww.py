@@ -15,8 +15,9 @@ from tvm.relax.frontend import nn
 
 from evaluator.suite import refs
 from evaluator.suite.base import GraphPattern, Tensor, Workload
-from evaluator.suite.declare import tag_of
-from evaluator.suite.graphs import ConvBN, Weights, conv_bn_np, conv_flops, param_inputs, same_pad2d
+from evaluator.suite.declare import Layer
+from evaluator.suite.graphs import (BIAS_SOFTMAX, BN_RELU, ConvBN, Weights, conv_bn_np, conv_flops, param_inputs,
+                                    same_pad2d)
 from evaluator.suite.heldout import ShapeSpace
 
 SIZE, STEM = 96, 8
@@ -73,27 +74,29 @@ def _reference(p, x, *params):
 
 
 def _flops(p):
-    total = conv_flops(3, STEM, 3, SIZE // 2, SIZE // 2)
+    """Counted as the layers count (``suite.graphs``): the stem's and each depthwise conv's
+    BatchNorm + ReLU, not the pointwise ones'; the head's bias and softmax."""
+    o = SIZE // 2
+    total = conv_flops(3, STEM, 3, o, o) + BN_RELU * STEM * o * o
     for c, h, k, s, _ in _plan()[0]:
         o = -(-h // s)
-        total += conv_flops(c, c, 3, o, o, groups=c) + conv_flops(c, k, 1, o, o)
+        total += conv_flops(c, c, 3, o, o, groups=c) + BN_RELU * c * o * o + conv_flops(c, k, 1, o, o)
     _, h, c = _plan()
-    return total + c * h * h + 2 * c * p["classes"]
+    return total + c * h * h + 2 * c * p["classes"] + BIAS_SOFTMAX * p["classes"]
 
 
 def layers(p):
     """The graph as conv-block workloads: stem, the depthwise-separable blocks, the classifier head."""
     plan, h, c = _plan()
-    stem = tag_of(dict(n=1, c=3, h=SIZE, w=SIZE, k=STEM, r=3, s=2, p=same_pad2d(SIZE, SIZE, 3, 2)))
-    out = [(f"conv-block/conv2d-bn-relu@{stem}", 1)]
+    stem = dict(n=1, c=3, h=SIZE, w=SIZE, k=STEM, r=3, s=2, p=same_pad2d(SIZE, SIZE, 3, 2))
+    out = [(Layer("conv-block/conv2d-bn-relu", stem), 1)]
     for ci, hi, co, s, pad in plan:
-        tag = tag_of(dict(n=1, c=ci, h=hi, w=hi, k=co, s=s, p=pad if s > 1 else 1))
-        wid = f"conv-block/depthwise-separable-bn@{tag}"
-        if out[-1][0] == wid:
-            out[-1] = (wid, out[-1][1] + 1)
+        block = Layer("conv-block/depthwise-separable-bn", dict(n=1, c=ci, h=hi, w=hi, k=co, s=s, p=pad if s > 1 else 1))
+        if out[-1][0] == block:  # repeated blocks as one layer with a count
+            out[-1] = (block, out[-1][1] + 1)
         else:
-            out.append((wid, 1))
-    return out + [(f"conv-block/classifier-head@{tag_of(dict(n=1, c=c, h=h, w=h, k=p['classes']))}", 1)]
+            out.append((block, 1))
+    return out + [(Layer("conv-block/classifier-head", dict(n=1, c=c, h=h, w=h, k=p["classes"])), 1)]
 
 
 PATTERN = GraphPattern(

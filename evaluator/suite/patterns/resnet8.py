@@ -14,8 +14,8 @@ from tvm.relax.frontend import nn
 
 from evaluator.suite import refs
 from evaluator.suite.base import GraphPattern, Tensor, Workload
-from evaluator.suite.declare import tag_of
-from evaluator.suite.graphs import ConvBN, Weights, conv_bn_np, conv_flops, param_inputs, same_pad2d
+from evaluator.suite.declare import Layer
+from evaluator.suite.graphs import BIAS_SOFTMAX, BN_RELU, ConvBN, Weights, conv_bn_np, conv_flops, param_inputs, same_pad2d
 
 SIZE, F = 32, 16
 ONE = (1, 1, 1, 1)
@@ -65,21 +65,23 @@ def _reference(p, x, *params):
 
 
 def _flops(p):
-    total, h, c = conv_flops(3, F, 3, SIZE, SIZE), SIZE, F
+    """Counted as the layers count (``suite.graphs``): the stem's BatchNorm + ReLU, none inside
+    the stacks; the head's bias and softmax."""
+    total, h, c = conv_flops(3, F, 3, SIZE, SIZE) + BN_RELU * F * SIZE * SIZE, SIZE, F
     for k, s in ((F, 1), (2 * F, 2), (4 * F, 2)):
         o = h // s
         total += conv_flops(c, k, 3, o, o) + conv_flops(k, k, 3, o, o) + (conv_flops(c, k, 1, o, o) if s == 2 else 0)
         h, c = o, k
-    return total + c * h * h + 2 * c * p["classes"]
+    return total + c * h * h + 2 * c * p["classes"] + BIAS_SOFTMAX * p["classes"]
 
 
 def layers(p):
-    head = tag_of(dict(n=1, c=4 * F, h=8, w=8, k=p["classes"]))
-    return [(f"conv-block/conv2d-bn-relu@{tag_of(dict(n=1, c=3, h=SIZE, w=SIZE, k=F, r=3, s=1, p=1))}", 1),
-            (f"conv-block/resnet-basic-block@{tag_of(dict(n=1, c=F, h=SIZE, w=SIZE, p=1))}", 1),
-            (f"conv-block/resnet-downsample-block@{tag_of(dict(n=1, c=F, h=SIZE, w=SIZE, k=2 * F))}", 1),
-            (f"conv-block/resnet-downsample-block@{tag_of(dict(n=1, c=2 * F, h=SIZE // 2, w=SIZE // 2, k=4 * F))}", 1),
-            (f"conv-block/classifier-head@{head}", 1)]
+    half = SIZE // 2
+    return [(Layer("conv-block/conv2d-bn-relu", dict(n=1, c=3, h=SIZE, w=SIZE, k=F, r=3, s=1, p=1)), 1),
+            (Layer("conv-block/resnet-basic-block", dict(n=1, c=F, h=SIZE, w=SIZE, p=1)), 1),
+            (Layer("conv-block/resnet-downsample-block", dict(n=1, c=F, h=SIZE, w=SIZE, k=2 * F)), 1),
+            (Layer("conv-block/resnet-downsample-block", dict(n=1, c=2 * F, h=half, w=half, k=4 * F)), 1),
+            (Layer("conv-block/classifier-head", dict(n=1, c=4 * F, h=8, w=8, k=p["classes"])), 1)]
 
 
 PATTERN = GraphPattern(

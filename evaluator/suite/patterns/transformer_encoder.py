@@ -15,8 +15,8 @@ from tvm.relax.frontend import nn
 
 from evaluator.suite import refs
 from evaluator.suite.base import GraphPattern, Tensor, Workload
-from evaluator.suite.declare import tag_of
-from evaluator.suite.graphs import Weights, param_inputs
+from evaluator.suite.declare import Layer
+from evaluator.suite.graphs import RESIDUAL_LN, SCORE_SOFTMAX, Weights, param_inputs
 
 EPS = 1e-5
 
@@ -64,15 +64,18 @@ def _reference(p, x, *params):
 
 
 def _flops(p):
+    """Counted as the layers count (``suite.graphs``): scaling and softmax per attention score, the
+    residual adds and LayerNorms; not the projections' biases nor the feed-forward's ReLU."""
     s, d, h, ff = p["s"], p["d"], p["h"], p["ff"]
-    return 2 * s * d * 3 * d + 4 * s * s * d + 5 * h * s * s + 2 * s * d * d + 4 * s * d * ff + 20 * s * d
+    attention = 2 * s * d * 3 * d + 4 * s * s * d + SCORE_SOFTMAX * h * s * s + 2 * s * d * d
+    return attention + 4 * s * d * ff + 2 * RESIDUAL_LN * s * d
 
 
 def layers(p):
     s, d, h, ff = p["s"], p["d"], p["h"], p["ff"]
-    return [(f"transformer-block/mha-block@{tag_of(dict(s=s, d=d, h=h))}", 1),
-            (f"fused/residual-layer-norm@{tag_of(dict(m=s, n=d))}", 2),
-            (f"dense-block/mlp-relu-2layer@{tag_of(dict(m=s, k=d, h=ff, n=d))}", 1)]
+    return [(Layer("transformer-block/mha-block", dict(s=s, d=d, h=h)), 1),
+            (Layer("fused/residual-layer-norm", dict(m=s, n=d)), 2),
+            (Layer("dense-block/mlp-relu-2layer", dict(m=s, k=d, h=ff, n=d)), 1)]
 
 
 PATTERN = GraphPattern(

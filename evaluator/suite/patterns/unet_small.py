@@ -14,8 +14,8 @@ from tvm.relax.frontend import nn
 
 from evaluator.suite import refs
 from evaluator.suite.base import GraphPattern, Tensor, Workload
-from evaluator.suite.declare import tag_of
-from evaluator.suite.graphs import Weights, conv_flops, param_inputs
+from evaluator.suite.declare import Layer
+from evaluator.suite.graphs import BIAS, BIAS_RELU, Weights, conv_flops, param_inputs
 
 WIDTHS = (16, 32, 64)
 
@@ -107,34 +107,51 @@ def _reference(p, x, *params):
 
 
 def _flops(p):
+    """Counted as the layers count (``suite.graphs``): bias + ReLU after each conv but the two that
+    take a concatenated skip, a compare per pooled element, the up-convs' and the head's bias."""
     a, b, c = WIDTHS
     h, w = p["h"], p["w"]
     q, e = (h // 2, w // 2), (h // 4, w // 4)
-    return (conv_flops(3, a, 3, h, w) + conv_flops(a, a, 3, h, w) + conv_flops(a, b, 3, *q) + conv_flops(b, b, 3, *q)
-            + conv_flops(b, c, 3, *e) + conv_flops(c, c, 3, *e) + 2 * c * b * 4 * e[0] * e[1]
-            + conv_flops(2 * b, b, 3, *q) + conv_flops(b, b, 3, *q) + 2 * b * a * 4 * q[0] * q[1]
-            + conv_flops(2 * a, a, 3, h, w) + conv_flops(a, a, 3, h, w) + conv_flops(a, p["classes"], 1, h, w))
+
+    def conv(ci, co, hw, epilogue=BIAS_RELU):
+        return conv_flops(ci, co, 3, *hw) + epilogue * co * hw[0] * hw[1]
+
+    encoder = conv(3, a, (h, w)) + conv(a, a, (h, w)) + conv(a, b, q) + conv(b, b, q) + conv(b, c, e) + conv(c, c, e)
+    pools = 4 * (a * q[0] * q[1] + b * e[0] * e[1])  # 2 x 2 windows
+    up2 = 2 * c * b * 4 * e[0] * e[1] + BIAS * b * q[0] * q[1]  # 2 x 2 stride-2 transposed conv + bias
+    up1 = 2 * b * a * 4 * q[0] * q[1] + BIAS * a * h * w
+    decoder = conv(2 * b, b, q, 0) + conv(b, b, q) + conv(2 * a, a, (h, w), 0) + conv(a, a, (h, w))
+    head = conv_flops(a, p["classes"], 1, h, w) + BIAS * p["classes"] * h * w
+    return encoder + pools + up2 + up1 + decoder + head
 
 
 def layers(p):
     a, b, c = WIDTHS
     h, w = p["h"], p["w"]
-
-    def conv(ci, co, s):
-        return f"fused/conv2d-bias-relu@n1c{ci}h{s[0]}w{s[1]}k{co}r3s1"
-
     q, e = (h // 2, w // 2), (h // 4, w // 4)
-    return [(conv(3, a, (h, w)), 1), (conv(a, a, (h, w)), 2), (f"pool/max-pool2d@n1c{a}h{h}w{w}k2s2", 1),
-            (conv(a, b, q), 1), (conv(b, b, q), 2), (f"pool/max-pool2d@n1c{b}h{q[0]}w{q[1]}k2s2", 1),
+
+    def conv(ci, co, hw):
+        return Layer("fused/conv2d-bias-relu", dict(n=1, c=ci, h=hw[0], w=hw[1], k=co, r=3, stride=1, pad=1))
+
+    def pool(ch, hw):
+        return Layer("pool/max-pool2d", dict(n=1, c=ch, h=hw[0], w=hw[1], k=2, stride=2, pad=0))
+
+    def up(ci, co, hw):
+        return Layer("conv2d/conv2d-transpose-nchw", dict(n=1, c=ci, h=hw[0], w=hw[1], k=co, r=2, s=2, p=0))
+
+    def bias(ch, hw):
+        return Layer("elementwise/add-channel", dict(n=1, c=ch, h=hw[0], w=hw[1]))
+
+    def skip_conv(ch, hw):
+        return Layer("conv-block/concat-conv", dict(n=1, a=ch, b=ch, h=hw[0], w=hw[1], k=ch))
+
+    head = Layer("conv2d/conv2d-nchw", dict(n=1, c=a, h=h, w=w, k=p["classes"], r=1, stride=1, pad=0))
+    return [(conv(3, a, (h, w)), 1), (conv(a, a, (h, w)), 2), (pool(a, (h, w)), 1),
+            (conv(a, b, q), 1), (conv(b, b, q), 2), (pool(b, q), 1),
             (conv(b, c, e), 1), (conv(c, c, e), 1),
-            (f"conv2d/conv2d-transpose-nchw@{tag_of(dict(n=1, c=c, h=e[0], w=e[1], k=b, r=2, s=2, p=0))}", 1),
-            (f"elementwise/add-channel@{tag_of(dict(n=1, c=b, h=q[0], w=q[1]))}", 1),
-            (f"conv-block/concat-conv@{tag_of(dict(n=1, a=b, b=b, h=q[0], w=q[1], k=b))}", 1),
-            (f"conv2d/conv2d-transpose-nchw@{tag_of(dict(n=1, c=b, h=q[0], w=q[1], k=a, r=2, s=2, p=0))}", 1),
-            (f"elementwise/add-channel@{tag_of(dict(n=1, c=a, h=h, w=w))}", 1),
-            (f"conv-block/concat-conv@{tag_of(dict(n=1, a=a, b=a, h=h, w=w, k=a))}", 1),
-            (f"conv2d/conv2d-nchw@n1c{a}h{h}w{w}k{p['classes']}r1s1", 1),
-            (f"elementwise/add-channel@{tag_of(dict(n=1, c=p['classes'], h=h, w=w))}", 1)]
+            (up(c, b, e), 1), (bias(b, q), 1), (skip_conv(b, q), 1),
+            (up(b, a, q), 1), (bias(a, (h, w)), 1), (skip_conv(a, (h, w)), 1),
+            (head, 1), (bias(p["classes"], (h, w)), 1)]
 
 
 PATTERN = GraphPattern(
