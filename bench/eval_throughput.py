@@ -42,7 +42,7 @@ def run_bundle(name: str, repeats: int, globs: list[str] | None, old: Path | Non
     """``repeats`` runs of this evaluator, and — with ``old``, a worktree — of that one, alternating."""
     bundle = load_bundle(str(ROOT / "examples" / "bundles" / name))
     if globs is None:
-        globs = [e.workload for e in bundle.entries if e.backend == "cpu-llvm"]
+        globs = [e.workload or f"{e.pattern}@*" for e in bundle.entries if e.backend == "cpu-llvm"]
     reports, old_reports = [], []
     for i in range(repeats):
         t0 = time.perf_counter()

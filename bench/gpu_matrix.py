@@ -105,13 +105,14 @@ def _backend(name: str, arch: str, host: dict):
 
 def _candidate(bundle, backend: str, w) -> tuple[object | None, str]:
     """The bundle's entry for this task on this backend, or a stand-in, with a note."""
-    entries = {(e.workload, e.backend): e for e in bundle.entries}
-    if (w.id, backend) in entries:
-        return entries[w.id, backend], ""
+    own = bundle.entry_for(w, backend)
+    if own is not None:
+        return own, ""
     if bundle.name == "tvm-default":
         return "default", f"no {backend} entry: the backend's default module stands in"
-    if (w.id, "cpu-llvm") in entries:
-        return entries[w.id, "cpu-llvm"], "its cpu-llvm entry applied unchanged"
+    cpu = bundle.entry_for(w, "cpu-llvm")
+    if cpu is not None:
+        return cpu, "its cpu-llvm entry applied unchanged"
     return None, ""
 
 

@@ -37,3 +37,18 @@ def test_hand_tuned_entries_are_correct(quick_protocol):
     bad = [(t["workload"], t["status"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
     assert not bad
     assert len(report["tasks"]) == len(globs) > 10
+
+
+def test_pattern_level_bundle_is_correct_on_every_shape_of_its_patterns(quick_protocol):
+    """Its entries stand for whole patterns: correct on the public shapes and on the held-out ones
+    (drawn from the tests' secret), every one of them float32 only (a pattern-level entry stands for every dtype of its pattern)."""
+    bundle = load_bundle(str(EXAMPLES / "pattern-level"))
+    patterns = sorted({e.pattern for e in bundle.entries if e.pattern})
+    assert patterns == ["batch-matmul/batch-matmul", "gemv/gemv-t", "reduction/sum-lastaxis"]
+    report = evaluate_bundle(bundle, "cpu-llvm", globs=[f"{p}@*" for p in patterns], include_hidden=True,
+                             protocol=quick_protocol)
+    held = [t for t in report["tasks"] if t["hidden"]]
+    assert held and len(report["tasks"]) > len(held)
+    bad = [(t["workload"], t["status"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
+    assert not bad
+    assert report["ignored_entries"] == []
