@@ -7,6 +7,7 @@ harness must compare a kernel with an identical copy of itself as ≈1 (interlea
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evaluator import records, suite
@@ -139,3 +140,20 @@ def test_large_inputs_do_not_overflow_the_scratch_space(pipeline):
     assert sum(t.nbytes for t in w.inputs) > 24 << 20
     r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(default_document(w.canonical_module()))))
     assert r.status == records.CORRECT, r.reason
+
+
+def test_the_absolute_tolerance_grows_with_the_length_of_a_sum():
+    """A long float32 sum that cancels to a small value is off by more than the elementwise
+    tolerance, honestly (6e-4 on 1.11 for a 65,536-term dot, seen on fresh timed inputs); the
+    tolerance grows as the square root of the terms, so the honest error passes there and still
+    fails on elementwise work, and a wrong sum fails at any length."""
+    from evaluator.harness.check import _mismatch
+    from evaluator.pipeline import accumulated_terms
+
+    dot, relu = suite.get_workload("matmul/dot@n65536"), suite.get_workload("activation/relu@m128n768")
+    assert accumulated_terms(dot) == 65536 and accumulated_terms(relu) == 1
+    assert accumulated_terms(suite.get_workload("model/ds-cnn-kws@n1h49w10")) == 1  # graphs as they were
+    ref, honest, wrong = np.float32([1.11014]), np.float32([1.11078]), np.float32([1.2])
+    assert _mismatch(honest, ref, "float32", accumulated_terms(dot)) is None
+    assert _mismatch(honest, ref, "float32", accumulated_terms(relu)) is not None
+    assert _mismatch(wrong, ref, "float32", accumulated_terms(dot)) is not None

@@ -4,7 +4,9 @@ exercised through real kernel processes (tests/test_pipeline.py, tests/test_host
 
 import statistics
 
-from evaluator.harness.timing import clock_agreement, median_ci, paired_ratios
+import pytest
+
+from evaluator.harness.timing import PLACEMENT_UNCERTAINTY, clock_agreement, median_ci, paired_ratios
 
 
 def test_paired_ratio_cancels_drift_between_rounds():
@@ -46,8 +48,11 @@ def test_the_median_interval_holds_the_median_and_narrows_with_rounds():
 
 def test_paired_ratios_carry_the_interval():
     r = paired_ratios({"candidate": [1e-3] * 30, "tvm-default": [2e-3 + 1e-5 * (i % 5) for i in range(30)]})
-    lo, hi = r["tvm-default"]["ci"]
+    lo, hi = r["tvm-default"]["rounds_ci"]
     assert 2.0 <= lo <= r["tvm-default"]["median"] <= hi <= 2.04
+    # the reported interval adds what differs between two processes of the same code
+    wide = r["tvm-default"]["ci"]
+    assert wide == pytest.approx([lo / (1 + PLACEMENT_UNCERTAINTY), hi * (1 + PLACEMENT_UNCERTAINTY)])
 
 
 def test_a_step_clock_that_runs_slow_or_ahead_disagrees():

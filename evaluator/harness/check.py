@@ -20,8 +20,12 @@ class CheckOutcome:
     detail: dict = field(default_factory=dict)
 
 
-def _mismatch(got: np.ndarray, ref: np.ndarray, dtype: str) -> dict | None:
+def _mismatch(got: np.ndarray, ref: np.ndarray, dtype: str, terms: float = 1.0) -> dict | None:
+    """``terms``: how many products each output element sums (1 for elementwise work). Rounding
+    error of a float sum grows as the square root of its length, so the absolute tolerance does
+    too: a 65,536-term dot whose result cancels to 1.1 is off by 6e-4 in float32, honestly."""
     atol, rtol = tolerance(dtype)
+    atol *= max(1.0, float(terms)) ** 0.5
     if got.shape != ref.shape:
         return {"problem": f"shape {list(got.shape)}, expected {list(ref.shape)}"}
     g, r = got.astype(np.float64), ref.astype(np.float64)
@@ -47,7 +51,7 @@ def _mismatch(got: np.ndarray, ref: np.ndarray, dtype: str) -> dict | None:
 
 
 def check_set(seed: int, inputs: list[np.ndarray], input_names: list[str], reference: list[np.ndarray],
-              output_names: list[str], runs: list[dict[str, np.ndarray]]) -> CheckOutcome:
+              output_names: list[str], runs: list[dict[str, np.ndarray]], terms: float = 1.0) -> CheckOutcome:
     """One input set: inputs untouched, outputs match the reference, runs agree. A run holds an
     input (``in{i}``) only when the run step saw it differ from what it was given."""
     for r, run in enumerate(runs):
@@ -64,7 +68,7 @@ def check_set(seed: int, inputs: list[np.ndarray], input_names: list[str], refer
         got = runs[0].get(f"out{o}")
         if got is None:
             return CheckOutcome(False, f"output '{name}' was not produced", {"output": name})
-        m = _mismatch(got, ref, str(ref.dtype))
+        m = _mismatch(got, ref, str(ref.dtype), terms)
         if m is not None:
             if "problem" in m:
                 return CheckOutcome(False, f"output '{name}' has {m['problem']}", m)
@@ -77,7 +81,7 @@ def check_set(seed: int, inputs: list[np.ndarray], input_names: list[str], refer
             )
         for r, run in enumerate(runs[1:], 2):
             again = run.get(f"out{o}")
-            if again is None or _mismatch(again, got, str(ref.dtype)) is not None:
+            if again is None or _mismatch(again, got, str(ref.dtype), terms) is not None:
                 return CheckOutcome(False, f"run {r} disagrees with run 1 on output '{name}' "
                                     f"(input set {seed}): the kernel is not deterministic or "
                                     "depends on the output's previous contents",

@@ -203,9 +203,20 @@ def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -
         if not r:
             continue
         q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0]] * 3
+        lo, hi = median_ci(r)
         out[name] = {"median": statistics.median(r), "p25": q[0], "p75": q[2], "rse": _rse(r),
-                     "rounds": len(r), "ci": list(median_ci(r))}
+                     "rounds": len(r), "rounds_ci": [lo, hi],
+                     "ci": [lo / (1 + PLACEMENT_UNCERTAINTY), hi * (1 + PLACEMENT_UNCERTAINTY)]}
     return out
+
+
+# The rounds' interval sees the noise within one run; not what differs between two processes
+# running the same code (where each one's memory and threads landed), which stays for the
+# whole run. Measured with tvm-default against itself over the 647 public workloads: the
+# rounds' intervals excluded 1.0 on 15 % of them, above and below alike (46 read faster, 53
+# slower), and widening them by 1 % left 4 %, by 2 % 1.7 %. The reported interval is the rounds'
+# widened by this, so that an identical kernel reads as a tie.
+PLACEMENT_UNCERTAINTY = 0.02
 
 
 # --- the timed phase ---------------------------------------------------------------------------
@@ -402,9 +413,11 @@ def call_once(srv: Server, arrays: Sequence[np.ndarray], deadline: float,
 # round trip) and, honestly, not by much more than the round trip.
 CLOCK_SLACK_S = 250e-6
 CLOCK_DISAGREE_FRACTION = 0.2
-# honest steps read 0.7-1.0 of the parent's time (batches of 1,024 calls: 0.78); a timer
-# patched to run 40x slow reads 0.025
-CLOCK_MIN_RATIO = 0.3
+# honest steps read 0.7-1.0 of the parent's time on a quiet machine (batches of 1,024 calls:
+# 0.78), but down to 0.2 when other work shares the cores (the step waits to be scheduled after
+# each "run": 3 of 647 tvm-default tasks read 0.20-0.27 so); a timer patched to run 40x slow
+# reads 0.025. The parent's clock is the measurement: this only reports a patched clock.
+CLOCK_MIN_RATIO = 0.1
 
 
 def clock_agreement(pairs: list[tuple[float, float]], rtt: float) -> dict:
