@@ -302,3 +302,45 @@ def test_a_pattern_entry_serves_a_held_out_shape(tmp_path, quick_protocol):
     r = Pipeline("cpu-llvm", protocol=quick_protocol).evaluate(w, Candidate(e.format, e.source,
                                                                              launch=e.launch_for(w)))
     assert r.status == records.CORRECT, (w.params, r.reason)
+
+
+GEMV_T_FIXED = """
+/* y = A^T x, written for gemv/gemv-t@m1024k1024 only: its sizes are constants */
+void gemv_t(const float *restrict A, const float *restrict x, float *restrict y) {
+    for (int j = 0; j < 1024; ++j) y[j] = 0.0f;
+    for (int p = 0; p < 1024; ++p)
+        for (int j = 0; j < 1024; ++j) y[j] += A[p * 1024 + j] * x[p];
+}
+"""
+
+
+@needs_sandbox
+@pytest.mark.parametrize("generic", [False, True])
+def test_a_kernel_hard_wired_to_a_public_shape_fails_every_held_out_one(tmp_path, quick_protocol, generic):
+    """The held-out shapes of the tests' deployment (drawn from its secret): a C kernel with the
+    public shape's sizes as constants is right there and wrong on every held-out shape; the same
+    kernel over ``shape_args`` (the shipped pattern-level example's) is right on all of them."""
+    from evaluator.pipeline import evaluate_bundle
+
+    launch = {"entry": "gemv_t", "args": ["A", "x", "T_gemv_t"]}
+    if generic:
+        launch["shape_args"] = ["m", "k"]
+        source = (ROOT / "examples" / "bundles" / "pattern-level" / "kernels" / "gemv_t.c").read_text()
+    else:
+        source = GEMV_T_FIXED
+    (tmp_path / "k.c").write_text(source)
+    (tmp_path / "manifest.json").write_text(json.dumps({"schema": "edgekernelbench/bundle@1", "name": "gemv-t",
+        "entries": [{"pattern": "gemv/gemv-t", "backend": "cpu-llvm", "format": "c-source", "file": "k.c",
+                     "launch": launch}]}))
+    report = evaluate_bundle(load_bundle(str(tmp_path)), "cpu-llvm", globs=["gemv/gemv-t@*"], include_hidden=True,
+                             protocol=quick_protocol)
+    got = {t["workload"]: t for t in report["tasks"]}
+    held = [t for t in got.values() if t["hidden"]]
+    assert held
+    assert got["gemv/gemv-t@m1024k1024"]["status"] == records.CORRECT, got["gemv/gemv-t@m1024k1024"]["reason"]
+    for t in held:
+        if generic:
+            assert t["status"] == records.CORRECT, (t["workload"], t["reason"])
+        else:
+            assert t["status"] != records.CORRECT, t["workload"]
+            assert t["reason"], t["workload"]
