@@ -102,6 +102,36 @@ def test_cuda_source_with_unknown_tensors_is_refused(offline, tmp_path):
         offline.build_source("cuda-source", SRC, launch, w.signature(), str(tmp_path / "k.json"))
 
 
+MM = """extern "C" __global__ void mm(const float* A, const float* B, float* C, long long m, long long n,
+                                      long long k) {
+    long long j = blockIdx.x * 16LL + threadIdx.x, i = blockIdx.y * 16LL + threadIdx.y;
+    if (i >= m || j >= n) return;
+    float acc = 0.0f;
+    for (long long p = 0; p < k; ++p) acc += A[i * k + p] * B[p * n + j];
+    C[i * n + j] = acc;
+}"""
+MM_LAUNCH = {"entry": "mm", "args": ["A", "B", "T_matmul"], "shape_args": ["m", "n", "k"],
+             "grid": ["ceil_div(n, 16)", "ceil_div(m, 16)"], "block": [16, 16]}
+
+
+def test_a_pattern_level_kernel_is_built_with_each_workloads_sizes(offline, tmp_path, monkeypatch):
+    from evaluator.formats.raw_source import bind_shape
+
+    for wid, grid, shape in [("matmul/matmul@m128n512k128", [32, 8], [128, 512, 128]),
+                             ("matmul/matmul@m256n256k256", [16, 16], [256, 256, 256])]:
+        w = suite.get_workload(wid)
+        path = tmp_path / "k.json"
+        offline.build_source("cuda-source", MM, bind_shape(MM_LAUNCH, w.params), w.signature(), str(path))
+        doc = json.loads(path.read_text())
+        assert (doc["grid"], doc["block"], doc["shape"]) == (grid, [16, 16], shape)
+    # the shape parameters must be 64-bit integers
+    w = suite.get_workload("matmul/matmul@m128n512k128")
+    with pytest.raises(ValueError, match="parameter 3 \\('int m'\\) must be a 64-bit integer .*'shape_args' "
+                                         "passes 'm' there"):
+        offline.build_source("cuda-source", MM.replace("long long m", "int m"),
+                             bind_shape(MM_LAUNCH, w.params), w.signature(), str(tmp_path / "k.json"))
+
+
 def test_vendor_calls_exist_for_real_patterns_only():
     ids = {p.id for p in suite.patterns()}
     assert set(vendor_torch.CALLS) <= ids, set(vendor_torch.CALLS) - ids
@@ -129,6 +159,20 @@ def test_cuda_tasks_are_correct_and_at_parity_with_themselves(quick_protocol, mo
     raw = pipe.evaluate(w, Candidate(entry.format, entry.source, launch=entry.launch))
     assert raw.status == records.CORRECT, raw.reason
     assert not raw.detail["timing_suspicious"]
+
+
+@gpu
+@pytest.mark.gpu
+def test_a_pattern_level_cuda_kernel_is_right_on_every_shape(quick_protocol, monkeypatch):
+    from evaluator.formats.raw_source import bind_shape
+    from evaluator.pipeline import Candidate, Pipeline
+
+    monkeypatch.setenv("EKB_UNSAFE_LOCAL", "1")  # the sandbox has no GPU devices yet
+    pipe = Pipeline("cuda", protocol=quick_protocol, sandbox=None)
+    for wid in ("matmul/matmul@m128n512k128", "matmul/matmul@m256n256k256"):
+        w = suite.get_workload(wid)
+        r = pipe.evaluate(w, Candidate("cuda-source", MM, launch=bind_shape(MM_LAUNCH, w.params)))
+        assert r.status == records.CORRECT, (wid, r.reason)
 
 
 @gpu

@@ -41,14 +41,19 @@ def test_hand_tuned_entries_are_correct(quick_protocol):
 
 def test_pattern_level_bundle_is_correct_on_every_shape_of_its_patterns(quick_protocol):
     """Its entries stand for whole patterns: correct on the public shapes and on the held-out ones
-    (drawn from the tests' secret), every one of them float32 only (a pattern-level entry stands for every dtype of its pattern)."""
+    (drawn from the tests' secret), on both backends it has entries for, every pattern float32 only (a
+    pattern-level entry stands for every dtype of its pattern)."""
     bundle = load_bundle(str(EXAMPLES / "pattern-level"))
-    patterns = sorted({e.pattern for e in bundle.entries if e.pattern})
-    assert patterns == ["batch-matmul/batch-matmul", "gemv/gemv-t", "reduction/sum-lastaxis"]
-    report = evaluate_bundle(bundle, "cpu-llvm", globs=[f"{p}@*" for p in patterns], include_hidden=True,
-                             protocol=quick_protocol)
-    held = [t for t in report["tasks"] if t["hidden"]]
-    assert held and len(report["tasks"]) > len(held)
-    bad = [(t["workload"], t["status"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
-    assert not bad
-    assert report["ignored_entries"] == []
+    by_backend = {b: sorted(e.pattern for e in bundle.entries if e.backend == b) for b in ("cpu-llvm", "opencl")}
+    assert by_backend == {"cpu-llvm": ["batch-matmul/batch-matmul", "elementwise/add-bias", "gemv/gemv-t",
+                                       "reduction/sum-lastaxis"],
+                          "opencl": ["gemv/gemv-t"]}
+    assert {e.format for e in bundle.entries} == {"layered-trace", "c-source", "tvmscript", "opencl-source"}
+    for backend, patterns in by_backend.items():
+        report = evaluate_bundle(bundle, backend, globs=[f"{p}@*" for p in patterns], include_hidden=True,
+                                 protocol=quick_protocol)
+        held = [t for t in report["tasks"] if t["hidden"]]
+        assert held and len(report["tasks"]) > len(held)
+        bad = [(t["workload"], t["status"], t["reason"]) for t in report["tasks"] if t["status"] != records.CORRECT]
+        assert not bad, backend
+        assert report["ignored_entries"] == []

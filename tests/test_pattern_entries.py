@@ -38,6 +38,33 @@ void mm(const float *restrict A, const float *restrict B, float *restrict C) {
         }
 }
 """
+SYMBOLIC = """
+@T.prim_func(s_tir=True)
+def main(a: T.handle, b: T.handle, c: T.handle):
+    m = T.int64()
+    n = T.int64()
+    k = T.int64()
+    A = T.match_buffer(a, (m, k), "float32")
+    B = T.match_buffer(b, (k, n), "float32")
+    C = T.match_buffer(c, (m, n), "float32")
+    for i, j, p in T.grid(m, n, k):
+        with T.sblock("T_matmul"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, p])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+"""
+# ... and one whose A is square: right where m == k only
+SQUARE = SYMBOLIC.replace("(m, k)", "(m, m)").replace("A[vi, vk]", "A[vi, vk % m]")
+CL_GENERIC = """
+__kernel void mm(__global const float *A, __global const float *B, __global float *C, long m, long n, long k) {
+    long j = get_global_id(0), i = get_global_id(1);
+    if (i >= m || j >= n) return;  /* the launch rounds up to whole work-groups */
+    float acc = 0.0f;
+    for (long p = 0; p < k; ++p) acc += A[i * k + p] * B[p * n + j];
+    C[i * n + j] = acc;
+}
+"""
 GENERIC = """
 void mm(const float *restrict A, const float *restrict B, float *restrict C, int64_t m, int64_t n, int64_t k) {
     #pragma omp parallel for
@@ -65,7 +92,8 @@ def trace_entry(target: dict, backend: str = "cpu-llvm", file: str = "matmul.jso
 def write_bundle(root: Path, entries: list[dict], files: dict[str, str] | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     files = {"mm.c": GENERIC, "fixed.c": FIXED, "matmul.json": SCHEDULE.read_text(),
-             "matmul.py": "# tvmscript\n", "mm.cl": "__kernel void mm() {}\n", **(files or {})}
+             "matmul.py": SYMBOLIC, "square.py": SQUARE, "mm.cl": CL_GENERIC,
+             "mm_int.cl": CL_GENERIC.replace("long m, long n, long k", "int m, int n, int k"), **(files or {})}
     for name, text in files.items():
         (root / name).write_text(text)
     (root / "manifest.json").write_text(json.dumps(
@@ -114,26 +142,6 @@ def test_a_pattern_entry_beside_workload_entries_of_the_pattern_loads(tmp_path):
     assert b.entries[1].label == f"entry 2 ({BIG}, cpu-llvm)"
 
 
-@pytest.mark.parametrize("fmt, backend, file, launch, why", [
-    ("tvmscript", "cpu-llvm", "matmul.py", None, "a TVMScript PrimFunc has fixed buffer shapes"),
-    ("opencl-source", "opencl", "mm.cl", {"entry": "mm", "args": ARGS, "global": [256, 256], "local": None},
-     "its launch sizes are fixed numbers"),
-])
-def test_formats_written_for_one_shape_are_refused_at_pattern_level(tmp_path, fmt, backend, file, launch, why):
-    entry = {"pattern": PATTERN, "backend": backend, "format": fmt, "file": file}
-    if launch:
-        entry["launch"] = launch
-    errs = errors_of(tmp_path, [entry], {"matmul.py": _tvmscript_matmul()})
-    assert len(errs) == 1, errs
-    assert errs[0].startswith(f"entry 1 (pattern {PATTERN}, {backend}): format {fmt!r} cannot be used in a "
-                              f"pattern-level entry yet: {why}")
-    assert "give one 'workload' entry per shape" in errs[0]
-
-
-def _tvmscript_matmul() -> str:
-    return suite.get_workload(BIG).canonical_module().script()
-
-
 @pytest.mark.parametrize("shape_args, message", [
     (["m", "q"], f"'shape_args' names 'q', which is not an integer parameter of every workload of pattern "
                  f"{PATTERN!r}; its integer parameters are k, m, n"),
@@ -164,11 +172,39 @@ def test_shape_args_of_a_workload_entry_and_of_a_pattern_without_sizes(tmp_path)
                     "are none"]
 
 
-def test_shape_args_is_a_c_source_key_only(tmp_path):
-    entry = {"workload": BIG, "backend": "opencl", "format": "opencl-source", "file": "mm.cl",
-             "launch": {"entry": "mm", "args": ARGS, "global": [256, 256], "shape_args": ["m"]}}
-    errs = errors_of(tmp_path, [entry])
-    assert errs == [f"entry 1 ({BIG}, opencl): launch: unknown key 'shape_args' (allowed: args, entry, global, local)"]
+def cl_entry(target: dict, launch: dict | None = None, file: str = "mm.cl") -> dict:
+    launch = {"entry": "mm", "args": ARGS, "shape_args": ["m", "n", "k"],
+              "global": ["ceil_div(n, 8) * 8", "ceil_div(m, 8) * 8"], "local": [8, 8], **(launch or {})}
+    return {**target, "backend": "opencl", "format": "opencl-source", "file": file, "launch": launch}
+
+
+@pytest.mark.parametrize("launch, message", [
+    ({"global": ["q * 2", "m"]}, "its size expressions read 'q', which is not an integer parameter of every "
+                                 f"workload of pattern {PATTERN!r}; its integer parameters are k, m, n"),
+    ({"global": ["m / 2", "m"]}, "'global': size expression 'm / 2': '/' is not allowed: use '//' (floor "
+                                 "division) or ceil_div(a, b)"),
+    ({"global": ["__import__('os')", "m"]}, "'global': size expression \"__import__('os')\": only ceil_div, "
+                                            "min, max may be called"),
+    ({"local": ["m.bit_length()", 1]}, "'local': size expression 'm.bit_length()': only ceil_div, min, max may "
+                                       "be called"),
+    ({"global": ["(" * 120 + "m" + ")" * 120, 1]}, "'global': size expression of 241 characters; the limit is 200"),
+    ({"global": [True, 1]}, "'global' must hold integers or size expressions (strings), got True"),
+    ({"global": [256, 256], "local": [3, 8]}, "each 'local' size must divide its 'global' size"),
+])
+def test_launch_size_expressions_are_checked_at_upload(tmp_path, launch, message):
+    errs = errors_of(tmp_path, [cl_entry({"pattern": PATTERN}, launch)])
+    assert len(errs) == 1, errs
+    assert errs[0].startswith(f"entry 1 (pattern {PATTERN}, opencl): launch: {message}"), errs[0]
+
+
+def test_gpu_sources_take_shape_args_and_size_expressions(tmp_path):
+    cuda = {"pattern": PATTERN, "backend": "cuda", "format": "cuda-source", "file": "mm.cu",
+            "launch": {"entry": "mm", "args": ARGS, "shape_args": ["m", "n", "k"],
+                       "grid": ["ceil_div(n, 16)", "ceil_div(m, 16)"], "block": [16, 16]}}
+    b = load_bundle(write_bundle(tmp_path, [cl_entry({"pattern": PATTERN}), cuda], {"mm.cu": "extern \"C\"\n"}))
+    wide = suite.get_workload(WIDE)
+    for e in b.entries:  # the build gets the workload's sizes: the expressions are evaluated there
+        assert e.launch_for(wide)[BOUND_PARAMS] == {"m": 128, "n": 512, "k": 128}
 
 
 # --- resolution -----------------------------------------------------------------------------------
@@ -217,10 +253,10 @@ def _sandboxed():
 needs_sandbox = pytest.mark.skipif(_sandboxed() is not None, reason=f"no sandbox on this machine: {_sandboxed()}")
 
 
-def _evaluate(root: Path, entries: list[dict], quick_protocol, globs=(BIG, WIDE)) -> dict:
+def _evaluate(root: Path, entries: list[dict], quick_protocol, globs=(BIG, WIDE), backend="cpu-llvm") -> dict:
     from evaluator.pipeline import evaluate_bundle
 
-    report = evaluate_bundle(load_bundle(write_bundle(root, entries)), "cpu-llvm", globs=list(globs),
+    report = evaluate_bundle(load_bundle(write_bundle(root, entries)), backend, globs=list(globs),
                              protocol=quick_protocol)
     assert report["sandbox"] is not None
     return report
@@ -344,3 +380,59 @@ def test_a_kernel_hard_wired_to_a_public_shape_fails_every_held_out_one(tmp_path
         else:
             assert t["status"] != records.CORRECT, t["workload"]
             assert t["reason"], t["workload"]
+
+
+def tvmscript_entry(target: dict, file: str = "matmul.py") -> dict:
+    return {**target, "backend": "cpu-llvm", "format": "tvmscript", "file": file}
+
+
+@needs_sandbox
+def test_a_tvmscript_primfunc_over_symbolic_shapes_serves_every_shape(tmp_path, quick_protocol):
+    report = _evaluate(tmp_path, [tvmscript_entry({"pattern": PATTERN})], quick_protocol)
+    got = {t["workload"]: t for t in report["tasks"]}
+    for wid in (BIG, WIDE):
+        assert got[wid]["status"] == records.CORRECT, (wid, got[wid]["reason"])
+
+
+@needs_sandbox
+def test_symbolic_shapes_that_cannot_take_a_workload_say_which(tmp_path, quick_protocol):
+    from evaluator.pipeline import Candidate, Pipeline
+
+    # A's shape (m, m) binds m twice: right where m == k (BIG), refused where they differ (every
+    # public float32 shape of the pattern has m == k: take one the way held-out shapes come)
+    pattern = next(p for p in suite.patterns() if p.id == PATTERN)
+    other = WorkloadDef(pattern, Workload("t0", {"m": 64, "n": 96, "k": 32}, hidden=True))
+    pipe = Pipeline("cpu-llvm", protocol=quick_protocol)
+    square = Candidate("tvmscript", SQUARE)
+    assert pipe.evaluate(suite.get_workload(BIG), square).status == records.CORRECT
+    r = pipe.evaluate(other, square)
+    assert r.status == records.COMPILE_ERROR, r
+    assert r.reason.startswith("TVMScript error: the symbolic shapes do not fit this workload (A [64, 32], "
+                               "B [32, 96], T_matmul [64, 96]): The assigned value of var m mismatched"), r.reason
+
+
+@needs_sandbox
+def test_an_opencl_kernel_with_size_expressions_serves_every_shape(tmp_path, quick_protocol):
+    report = _evaluate(tmp_path, [cl_entry({"pattern": PATTERN})], quick_protocol, backend="opencl")
+    got = {t["workload"]: t for t in report["tasks"]}
+    for wid in (BIG, WIDE):
+        assert got[wid]["status"] == records.CORRECT, (wid, got[wid]["reason"])
+
+
+@needs_sandbox
+@pytest.mark.parametrize("launch, file, reason", [
+    ({"local": [8, "min(m, 96)"]}, "mm.cl",
+     "launch for this workload (k=256, m=256, n=256): each 'local' size must divide its 'global' size: "
+     "global [256, 256], local [8, 96]"),
+    ({"global": ["n - 256", "m"]}, "mm.cl",
+     "launch 'global': 'n - 256' is 0 for this workload (k=256, m=256, n=256); a size must be between 1 and"),
+    ({}, "mm_int.cl", "kernel 'mm' parameter 3 is declared 'int' but 'shape_args' passes 'm' there as a 64-bit "
+                      "integer: declare it 'long'"),
+])
+def test_a_launch_that_does_not_fit_a_workload_is_a_compile_error_that_says_why(tmp_path, quick_protocol,
+                                                                                 launch, file, reason):
+    report = _evaluate(tmp_path, [cl_entry({"pattern": PATTERN}, launch, file=file)], quick_protocol,
+                       globs=(BIG,), backend="opencl")
+    (task,) = report["tasks"]
+    assert task["status"] == records.COMPILE_ERROR, task
+    assert reason in task["reason"], task["reason"]

@@ -26,7 +26,10 @@ import time
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.formats import raw_source
 
 RAW_FORMAT = "edgekernelbench/cuda-source-artifact"
 MAX_EVENTS = 1 << 17  # event pairs kept per clock (one per call of the largest timed batch)
@@ -267,6 +270,10 @@ class _RawKernel(Kernel):
         self.grid, self.block = tuple(doc["grid"]), tuple(doc["block"])
         self.shared = int(doc.get("shared_bytes", 0))
         self.order = list(doc["order"])
+        shape = doc.get("shape", [])
+        if not isinstance(shape, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in shape):
+            raise ValueError("the cuda artifact's shape arguments must be a list of integers")
+        self.shape = tuple(np.int64(v) for v in shape)
         module = cupy.RawModule(code=doc["source"], options=("-std=c++17",))
         try:
             self.fn = module.get_function(doc["entry"])
@@ -276,11 +283,9 @@ class _RawKernel(Kernel):
             self.fn.max_dynamic_shared_size_bytes = self.shared
 
     def _args(self, inputs, outputs) -> tuple:
-        import numpy as np
-
         tensors = list(inputs) + list(outputs)
         # device pointers passed by value: zero-copy, whatever owns the memory
-        return tuple(np.uintp(tensors[i].data_ptr()) for i in self.order)
+        return tuple(np.uintp(tensors[i].data_ptr()) for i in self.order) + self.shape
 
     def launch(self, inputs, outputs):
         self.fn(self.grid, self.block, self._args(inputs, outputs), shared_mem=self.shared)
@@ -307,6 +312,7 @@ def _trim(text: str, limit: int = 3000) -> str:
 # --- cuda-source: the static check ----------------------------------------------------------
 
 # scalar type names a kernel parameter may use for each dtype
+_INT64_TYPES = {"long long", "int64_t", "long", "long long int", "signed long long"}
 _CUDA_TYPES = {"float32": {"float"}, "float64": {"double"}, "float16": {"half", "__half"},
                "int8": {"int8_t", "char", "signed char"}, "uint8": {"uint8_t", "unsigned char"},
                "int16": {"int16_t", "short"}, "int32": {"int32_t", "int"}, "int64": {"int64_t", "long long"},
@@ -344,12 +350,19 @@ def kernel_params(source: str, entry: str) -> list[str]:
     return params
 
 
-def check_signature(source: str, entry: str, tensors: list[dict]) -> None:
-    """Every parameter a pointer to its bound tensor's dtype, one per tensor in ``args`` order."""
+def check_signature(source: str, entry: str, tensors: list[dict], shape_args: list[str] = ()) -> None:
+    """Every parameter a pointer to its bound tensor's dtype, one per tensor in ``args`` order,
+    then a 64-bit integer per name in ``shape_args``."""
     params = kernel_params(source, entry)
-    if len(params) != len(tensors):
+    if len(params) != len(tensors) + len(shape_args):
+        shape = f" and 'shape_args' {len(shape_args)} integers" if shape_args else ""
         raise ValueError(f"kernel {entry!r} takes {len(params)} parameters but launch 'args' lists "
-                         f"{len(tensors)} tensors ({[t['name'] for t in tensors]})")
+                         f"{len(tensors)} tensors ({[t['name'] for t in tensors]}){shape}")
+    for i, (decl, name) in enumerate(zip(params[len(tensors):], shape_args), start=len(tensors)):
+        base = " ".join(_QUALIFIERS.sub(" ", decl).split()[:-1])
+        if "*" in decl or base not in _INT64_TYPES:
+            raise ValueError(f"kernel {entry!r} parameter {i} ('{decl}') must be a 64-bit integer "
+                             f"({' or '.join(sorted(_INT64_TYPES))}): 'shape_args' passes {name!r} there")
     for i, (decl, t) in enumerate(zip(params, tensors)):
         if "*" not in decl:
             raise ValueError(f"kernel {entry!r} parameter {i} ('{decl}') is not a pointer; launch "
@@ -436,13 +449,13 @@ class Cuda(Backend):
     def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
         if fmt != "cuda-source":
             return super().build_source(fmt, source, launch, tensors, path)
-        from evaluator.formats.raw_source import bind_args
-
-        bound = bind_args(launch, tensors)
-        check_signature(source, launch["entry"], bound)
+        launch = raw_source.resolve_sizes(fmt, launch)
+        bound = raw_source.bind_args(launch, tensors)
+        check_signature(source, launch["entry"], bound, launch.get("shape_args") or [])
         position = {t["name"]: i for i, t in enumerate(tensors)}
         doc = {"format": RAW_FORMAT, "version": 1, "source": source, "entry": launch["entry"],
                "order": [position[t["name"]] for t in bound], "args": [t["name"] for t in bound],
+               "shape": raw_source.shape_values(launch),
                "grid": list(launch["grid"]), "block": list(launch["block"]),
                "shared_bytes": int(launch.get("shared_bytes", 0) or 0)}
         if not self.unavailable():  # a GPU here: compile now, so a compile error is a build error

@@ -30,6 +30,7 @@ import numpy as np
 
 from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.formats import raw_source
 
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
 # else TVM may attach to a launch (dynamic shared memory) is refused.
@@ -122,16 +123,17 @@ class OpenCL(Backend):
     def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
         if fmt != "opencl-source":
             return super().build_source(fmt, source, launch, tensors, path)
-        from evaluator.formats.raw_source import bind_args
-
-        args = bind_args(launch, tensors)
+        launch = raw_source.resolve_sizes(fmt, launch)
+        args = raw_source.bind_args(launch, tensors)
+        # the shape parameters follow the tensors as OpenCL longs
+        shape = [{"scalar": v, "dtype": "int64"} for v in raw_source.shape_values(launch)]
         doc = {"format": ocl.FORMAT, "version": ocl.VERSION, "source": source,
                "params": [{"name": t["name"], "shape": list(t["shape"]), "dtype": t["dtype"]} for t in tensors],
                "workspace": [],
-               "kernels": [{"name": launch["entry"], "args": [{"buffer": t["name"]} for t in args],
+               "kernels": [{"name": launch["entry"], "args": [{"buffer": t["name"]} for t in args] + shape,
                             "global": list(launch["global"]),
                             "local": list(launch["local"]) if launch.get("local") else None}]}
-        _compile_check(doc, declared=args)
+        _compile_check(doc, declared=args, shape_args=launch.get("shape_args") or [])
         _write(doc, path)
 
     # --- run half ----------------------------------------------------------------------------
@@ -654,11 +656,11 @@ _C_TYPES = {"float32": "float", "float64": "double", "float16": "half", "int8": 
             "uint64": "ulong", "bool": "bool"}
 
 
-def _compile_check(doc: dict, declared: list[dict] | None = None) -> None:
+def _compile_check(doc: dict, declared: list[dict] | None = None, shape_args: list[str] = ()) -> None:
     """Compile on the device now, so that the build step reports what the compiler says.
 
-    For raw sources (``declared``: the tensors in parameter order) the entry kernel's signature
-    and work-group size are checked too."""
+    For raw sources (``declared``: the tensors in parameter order, then ``shape_args``) the entry
+    kernel's signature and work-group size are checked too."""
     import pyopencl as cl
 
     rt = ocl.runtime()
@@ -670,17 +672,26 @@ def _compile_check(doc: dict, declared: list[dict] | None = None) -> None:
             raise ValueError(f"the source defines no kernel {k['name']!r}; it defines {defined}")
         kernel = cl.Kernel(program, k["name"])
         if kernel.num_args != len(k["args"]):
+            shape = f" and 'shape_args' {len(shape_args)} integers" if shape_args else ""
             raise ValueError(f"kernel {k['name']!r} takes {kernel.num_args} parameters but launch 'args' "
-                             f"lists {len(k['args'])} tensors")
+                             f"lists {len(k['args']) - len(shape_args)} tensors{shape}")
         if declared is not None:
-            _check_arg_types(rt, kernel, k["name"], declared)
+            _check_arg_types(rt, kernel, k["name"], declared, shape_args)
         ocl.check_local_size(rt, kernel, k["name"], k.get("local"))
 
 
-def _check_arg_types(rt, kernel, name: str, declared: list[dict]) -> None:
+def _check_arg_types(rt, kernel, name: str, declared: list[dict], shape_args: list[str] = ()) -> None:
     import pyopencl as cl
 
     info = cl.kernel_arg_info
+    for i, p in enumerate(shape_args, start=len(declared)):
+        try:
+            type_name = kernel.get_arg_info(i, info.TYPE_NAME).strip()
+        except cl.Error:
+            return
+        if type_name not in ("long", "ulong"):
+            raise ValueError(f"kernel {name!r} parameter {i} is declared '{type_name}' but 'shape_args' passes "
+                             f"{p!r} there as a 64-bit integer: declare it 'long'")
     for i, t in enumerate(declared):
         try:
             space = kernel.get_arg_info(i, info.ADDRESS_QUALIFIER)

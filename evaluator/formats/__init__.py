@@ -56,17 +56,11 @@ FORMATS: dict[str, Format] = {
                "TensorIR schedule primitives grouped into compute/schedule/memory layers (JSON)",
                EVERY_BACKEND, lower=lowering.layered_trace_lowering),
         Format("tvmscript", tvmscript.check, "a TensorIR PrimFunc in TVMScript", EVERY_BACKEND,
-               lower=lowering.tvmscript_lowering,
-               not_pattern_level="a TVMScript PrimFunc has fixed buffer shapes (symbolic shapes are not "
-                                 "supported yet)"),
+               lower=lowering.tvmscript_lowering),
         Format("opencl-source", raw_source.check_text("OpenCL C"), "OpenCL C kernel source + launch sizes",
-               frozenset({"opencl"}), check_launch=raw_source.check_launch_for("opencl-source"),
-               not_pattern_level="its launch sizes are fixed numbers (sizes as expressions of the shape are "
-                                 "not supported yet)"),
+               frozenset({"opencl"}), check_launch=raw_source.check_launch_for("opencl-source")),
         Format("cuda-source", raw_source.check_text("CUDA C"), "CUDA C kernel source + grid/block",
-               frozenset({"cuda"}), check_launch=raw_source.check_launch_for("cuda-source"),
-               not_pattern_level="its grid and block are fixed numbers (sizes as expressions of the shape are "
-                                 "not supported yet)"),
+               frozenset({"cuda"}), check_launch=raw_source.check_launch_for("cuda-source")),
         Format("c-source", raw_source.check_text("C"), "a C function over dense row-major arrays",
                frozenset({"cpu-llvm"}), check_launch=raw_source.check_launch_for("c-source")),
     ]

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from evaluator import backends as backend_registry
+from evaluator.formats import raw_source
 from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant
 from evaluator.formats.strict_json import type_name as _kind
 from evaluator.formats.trace import TraceError, parse_trace
@@ -151,9 +152,7 @@ class Entry:
     def launch_for(self, w: "WorkloadDef") -> dict | None:
         """The launch to build this entry for workload ``w``: with ``shape_args``, the workload's
         integer parameters go along so the build can pass their values."""
-        from evaluator.formats.raw_source import bind_shape
-
-        return bind_shape(self.launch, w.params)
+        return raw_source.bind_shape(self.launch, w.params)
 
 
 @dataclass(frozen=True)
@@ -964,9 +963,7 @@ class _Targets:
 
 def _common_ints(listed: Sequence[Mapping[str, Any]]) -> frozenset[str]:
     """Names that are integer parameters in every one of ``listed`` (shape sizes, not dtypes)."""
-    from evaluator.formats.raw_source import int_params
-
-    sets = [frozenset(int_params(dict(p))) for p in listed]
+    sets = [frozenset(raw_source.int_params(dict(p))) for p in listed]
     return frozenset.intersection(*sets) if sets else frozenset()
 
 
@@ -1269,8 +1266,12 @@ def _check_entry(
             # costs time in proportion to its size, so all launches cost at most a manifest's worth.
             problems = check_launch(launch)
             errors.extend(f"{label}: launch: {p}" for p in problems)
-            if not problems and isinstance(launch, dict) and launch.get("shape_args") and target is not None:
-                errors.extend(f"{label}: launch: {p}" for p in _check_shape_names(launch["shape_args"], target, targets))
+            if not problems and isinstance(launch, dict) and target is not None:
+                named = [("'shape_args' names", launch.get("shape_args") or []),
+                         ("its size expressions read", sorted(raw_source.size_names(launch)))]
+                for what, names in named:
+                    if names:
+                        errors.extend(f"{label}: launch: {p}" for p in _check_shape_names(names, target, targets, what))
 
     trace = None
     raw_trace = spec.get("trace")
@@ -1287,9 +1288,11 @@ def _check_entry(
                  trace=trace, launch=launch, pattern=pattern)
 
 
-def _check_shape_names(names: list[str], target: tuple[str, Any], targets: _Targets) -> list[str]:
-    """``shape_args`` against the integer parameters of the entry's workload or pattern (nothing
-    to say when the target itself is unknown: that is reported already)."""
+def _check_shape_names(names: list[str], target: tuple[str, Any], targets: _Targets,
+                       what: str = "'shape_args' names") -> list[str]:
+    """Parameter names a launch uses (``shape_args``, size expressions) against the integer
+    parameters of the entry's workload or pattern (nothing to say when the target itself is
+    unknown: that is reported already)."""
     kind, ident = target
     ints = targets.pattern_ints(ident) if kind == "pattern" else targets.workload_ints(ident)
     if ints is None:
@@ -1299,5 +1302,5 @@ def _check_shape_names(names: list[str], target: tuple[str, Any], targets: _Targ
         return []
     where = f"every workload of pattern {_q(ident)}" if kind == "pattern" else f"workload {_q(ident)}"
     which = "is not an integer parameter" if len(bad) == 1 else "are not integer parameters"
-    return [f"'shape_args' names {', '.join(map(repr, bad))}, which {which} of {where}; its integer parameters "
+    return [f"{what} {', '.join(map(repr, bad))}, which {which} of {where}; its integer parameters "
             f"are {', '.join(sorted(ints)) or 'none'}"]

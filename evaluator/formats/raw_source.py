@@ -17,10 +17,14 @@ object next to ``file``::
 * ``cuda-source``: ``grid`` and ``block`` (1–3 sizes each, at most 1024 threads per block) and
   optional ``shared_bytes`` (dynamic shared memory).
 * ``c-source``: no sizes; the function is ``void entry(T0* a0, T1* a1, ...)`` with pointer types
-  from the tensors' dtypes (inputs ``const``), arrays dense and row-major. Optional
-  ``shape_args``: names of the workload's integer parameters (``"m"``, ``"n"``, ...), passed as
-  ``int64_t`` arguments after the tensors, in that order — what lets one function serve every
+  from the tensors' dtypes (inputs ``const``), arrays dense and row-major.
+* Optional ``shape_args`` (every raw format): names of the workload's integer parameters
+  (``"m"``, ``"n"``, ...), passed as 64-bit integers after the tensors, in that order (C
+  ``int64_t``, OpenCL ``long``, CUDA ``long long``/``int64_t``) — what lets one kernel serve every
   shape of a pattern (a ``"pattern"`` entry). Checked against the parameters by the bundle loader.
+* A size in ``global``/``local``/``grid``/``block`` may be an integer expression of those
+  parameters, as a string (``"ceil_div(m, 16)"``; :mod:`evaluator.formats.launch_expr`),
+  evaluated for each workload when it is built.
 
 This module is the static check (safe in the server). Building happens in the build step's
 child process, in the sandbox, through the backend's ``build_source``.
@@ -30,6 +34,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from evaluator.formats import launch_expr
 
 MAX_CHARS = 1_000_000
 MAX_ARGS = 64
@@ -45,8 +51,8 @@ C_TYPES = {"float32": "float", "float64": "double", "float16": "_Float16", "int8
            "bool": "bool"}
 
 KEYS = {
-    "opencl-source": {"entry", "args", "global", "local"},
-    "cuda-source": {"entry", "args", "grid", "block", "shared_bytes"},
+    "opencl-source": {"entry", "args", "global", "local", "shape_args"},
+    "cuda-source": {"entry", "args", "grid", "block", "shared_bytes", "shape_args"},
     "c-source": {"entry", "args", "shape_args"},
 }
 MAX_SHAPE_ARGS = 16
@@ -67,20 +73,59 @@ def check_text(kind: str):
     return check
 
 
-def _sizes(launch: dict, key: str, errors: list[str], *, optional: bool = False) -> list[int] | None:
+SIZE_KEYS = {"opencl-source": ("global", "local"), "cuda-source": ("grid", "block")}
+
+
+def _sizes(launch: dict, key: str, errors: list[str], *, optional: bool = False) -> list | None:
+    """A size list as given: numbers (range-checked) and expressions (parsed), or None."""
     if key not in launch or (optional and launch[key] is None):
         if not optional:
-            errors.append(f"missing {key!r} (a list of 1 to 3 positive integers)")
+            errors.append(f"missing {key!r} (a list of 1 to 3 positive integers or size expressions)")
         return None
     v = launch[key]
-    if (not isinstance(v, list) or not 1 <= len(v) <= 3
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
-        errors.append(f"{key!r} must be a list of 1 to 3 integers, got {v!r:.80}")
+    if not isinstance(v, list) or not 1 <= len(v) <= 3:
+        errors.append(f"{key!r} must be a list of 1 to 3 sizes, got {v!r:.80}")
         return None
-    if not all(1 <= x <= MAX_DIM for x in v):
-        errors.append(f"{key!r} sizes must be between 1 and {MAX_DIM}, got {v}")
-        return None
-    return v
+    out = []
+    for x in v:
+        if isinstance(x, str):
+            try:
+                out.append(launch_expr.parse(x))
+            except launch_expr.LaunchExprError as e:
+                errors.append(f"{key!r}: {e}")
+                return None
+        elif isinstance(x, int) and not isinstance(x, bool):
+            if not 1 <= x <= MAX_DIM:
+                errors.append(f"{key!r} sizes must be between 1 and {MAX_DIM}, got {v}")
+                return None
+            out.append(x)
+        else:
+            errors.append(f"{key!r} must hold integers or size expressions (strings), got {x!r:.40}")
+            return None
+    return out
+
+
+def _concrete(sizes: list | None) -> list[int] | None:
+    return sizes if sizes is not None and all(isinstance(x, int) for x in sizes) else None
+
+
+def _check_sizes(fmt: str, launch: dict, errors: list[str], sizes: dict[str, list | None]) -> None:
+    """What can be said of the sizes once they are numbers (at once, or per workload at build)."""
+    if fmt == "opencl-source":
+        glob, local = sizes["global"], sizes["local"]
+        if glob and local:
+            if len(local) != len(glob):
+                errors.append(f"'local' has {len(local)} dimensions but 'global' has {len(glob)}")
+            elif _concrete(glob) and _concrete(local) and any(g % lo for g, lo in zip(glob, local)):
+                errors.append(f"each 'local' size must divide its 'global' size: global {glob}, local {local}")
+    elif fmt == "cuda-source":
+        block = _concrete(sizes["block"])
+        if block:
+            threads = 1
+            for b in block:
+                threads *= b
+            if threads > MAX_BLOCK_THREADS:
+                errors.append(f"'block' {block} has {threads} threads; the limit is {MAX_BLOCK_THREADS}")
 
 
 def check_launch_for(fmt: str):
@@ -106,29 +151,30 @@ def check_launch_for(fmt: str):
                 errors.append("'args' names a tensor more than once")
         if "shape_args" in launch and "shape_args" in allowed:
             errors += _check_shape_args(launch["shape_args"])
-        if fmt == "opencl-source":
-            glob = _sizes(launch, "global", errors)
-            local = _sizes(launch, "local", errors, optional=True)
-            if glob and local:
-                if len(local) != len(glob):
-                    errors.append(f"'local' has {len(local)} dimensions but 'global' has {len(glob)}")
-                elif any(g % lo for g, lo in zip(glob, local)):
-                    errors.append(f"each 'local' size must divide its 'global' size: global {glob}, local {local}")
-        elif fmt == "cuda-source":
-            _sizes(launch, "grid", errors)
-            block = _sizes(launch, "block", errors)
-            if block:
-                threads = 1
-                for b in block:
-                    threads *= b
-                if threads > MAX_BLOCK_THREADS:
-                    errors.append(f"'block' {block} has {threads} threads; the limit is {MAX_BLOCK_THREADS}")
+        if fmt in SIZE_KEYS:
+            first, second = SIZE_KEYS[fmt]
+            sizes = {first: _sizes(launch, first, errors),
+                     second: _sizes(launch, second, errors, optional=fmt == "opencl-source")}
+            _check_sizes(fmt, launch, errors, sizes)
+        if fmt == "cuda-source":
             shared = launch.get("shared_bytes", 0)
             if not isinstance(shared, int) or isinstance(shared, bool) or not 0 <= shared <= MAX_SHARED_BYTES:
                 errors.append(f"'shared_bytes' must be an integer from 0 to {MAX_SHARED_BYTES}")
         return errors
 
     return check_launch
+
+
+def _expressions(launch: dict) -> list[str]:
+    return [x for key in ("global", "local", "grid", "block") for x in launch.get(key) or () if isinstance(x, str)]
+
+
+def size_names(launch: Any) -> set[str]:
+    """The shape parameters a checked launch's size expressions read."""
+    names: set[str] = set()
+    for x in _expressions(launch) if isinstance(launch, dict) else ():
+        names |= launch_expr.parse(x).names
+    return names
 
 
 def _check_shape_args(names: Any) -> list[str]:
@@ -149,11 +195,50 @@ def int_params(params: dict) -> dict[str, int]:
 
 
 def bind_shape(launch: dict | None, params: dict) -> dict | None:
-    """The launch the build step gets for one workload: with ``shape_args``, the workload's integer
-    parameters go along (:data:`BOUND_PARAMS`); any other launch is passed on unchanged."""
-    if not launch or "shape_args" not in launch:
+    """The launch the build step gets for one workload: with ``shape_args`` or size expressions,
+    the workload's integer parameters go along (:data:`BOUND_PARAMS`); any other launch is passed
+    on unchanged."""
+    if not launch or ("shape_args" not in launch and not _expressions(launch)):
         return launch
     return {**launch, BOUND_PARAMS: int_params(params)}
+
+
+def resolve_sizes(fmt: str, launch: dict) -> dict:
+    """The launch with every size a number for the workload in :data:`BOUND_PARAMS`, checked as a
+    launch of numbers is; ValueError naming the expression and what is wrong."""
+    if fmt not in SIZE_KEYS:
+        return launch
+    bound = launch.get(BOUND_PARAMS)
+    out = dict(launch)
+    for key in SIZE_KEYS[fmt]:
+        sizes = launch.get(key)
+        if not sizes:
+            continue
+        values = []
+        for x in sizes:
+            if isinstance(x, str):
+                if not isinstance(bound, dict):
+                    raise ValueError(f"launch {key!r} holds expressions but the workload's parameters were not given "
+                                     "to the build")
+                v = launch_expr.evaluate(launch_expr.parse(x), bound)
+                if not 1 <= v <= MAX_DIM:
+                    raise ValueError(f"launch {key!r}: {x!r} is {v} for this workload "
+                                     f"({_shape_text(bound)}); a size must be between 1 and {MAX_DIM}")
+                values.append(v)
+            else:
+                values.append(x)
+        out[key] = values
+    errors: list[str] = []
+    first, second = SIZE_KEYS[fmt]
+    _check_sizes(fmt, out, errors, {first: out.get(first), second: out.get(second)})
+    if errors:
+        where = f" for this workload ({_shape_text(bound)})" if isinstance(bound, dict) else ""
+        raise ValueError(f"launch{where}: " + "; ".join(errors))
+    return out
+
+
+def _shape_text(bound: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(bound.items()))
 
 
 def shape_values(launch: dict) -> list[int]:
