@@ -41,9 +41,22 @@ def cmd_suite(args, out: Console) -> int:
 
 
 def cmd_backends(args, out: Console) -> int:
-    from evaluator.backends import infos
+    from evaluator.backends import get_backend, infos
+    from evaluator.sandbox import Sandbox, SandboxUnavailable
 
+    try:
+        sandbox, no_sandbox = Sandbox(), ""
+    except SandboxUnavailable as e:
+        sandbox, no_sandbox = None, str(e)
     items = [i.to_json() for i in infos()]
+    for i in items:
+        # whether untrusted code runs sandboxed on this backend here, and with what
+        if sandbox is None or not i["available"]:
+            i["sandbox"] = {"available": False, "reason": no_sandbox or i["reason"]}
+            continue
+        inner = sandbox.with_devices(get_backend(i["name"]).device_paths())
+        i["sandbox"] = {"available": True, "reason": "", "limits": inner.describe(),
+                        "devices": list(inner.devices.nodes)}
     if args.json:
         print(json.dumps(items, indent=1))
         return 0

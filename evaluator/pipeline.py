@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import stat
 import tempfile
@@ -65,14 +66,8 @@ class Pipeline:
         if seeds is not None:  # secret seeds for verified runs replace the public ones
             self.protocol = Protocol(**{**self.protocol.__dict__, "seeds": tuple(seeds)})
         self.sandbox = _choose_sandbox(sandbox)
-        if self.sandbox is not None and self.backend.sandbox_gap:
-            from evaluator.sandbox import SandboxUnavailable, unsafe_local_allowed
-
-            if not unsafe_local_allowed():
-                raise SandboxUnavailable(f"refusing to evaluate untrusted code on {self.backend.name}: "
-                                         f"{self.backend.sandbox_gap}. Set EKB_UNSAFE_LOCAL=1 for "
-                                         "bundles you trust.")
-            self.sandbox = None  # trusted bundles only, as the setting says
+        if self.sandbox is not None:  # a GPU backend's steps get its device nodes, nothing more
+            self.sandbox = self.sandbox.with_devices(self.backend.device_paths())
         self.info = self.backend.info()
         if not self.info.available:
             raise BackendUnavailable(f"backend {self.info.name!r} is unavailable here: {self.info.reason}")
@@ -181,7 +176,7 @@ class Pipeline:
                  output: str = "") -> TaskResult:
         """Record a step that ended abnormally, naming the limit that stopped it, if any."""
         child.close()
-        why = _limit_reason(child, self.sandbox)
+        why = _limit_reason(child, self.sandbox, said=f"{reason}\n{output}")
         if why:
             reason = why
             if why.startswith("CPU time"):
@@ -217,7 +212,7 @@ class Pipeline:
             r.steps_s["build"] = time.perf_counter() - t0
         r.detail["build_usage"] = _usage(child).get("usage")
         if not msg.ok:
-            why = _limit_reason(child, self.sandbox)  # e.g. a fork bomb ends in an exception
+            why = _limit_reason(child, self.sandbox, said=msg.error)  # e.g. a fork bomb ends in an exception
             if why:
                 return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
             word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
@@ -674,9 +669,9 @@ def _usage(child: ChildProcess) -> dict:
                       "oom_killed": u.oom_killed, "pids_limited": u.pids_limited}}
 
 
-def _limit_reason(child: ChildProcess, sandbox, alive: bool = False) -> str | None:
+def _limit_reason(child: ChildProcess, sandbox, alive: bool = False, said: str = "") -> str | None:
     """The sandbox limit that stopped a step, in words, or None (``alive``: the step still runs,
-    so its cgroup's counters are read now)."""
+    so its cgroup's counters are read now; ``said``: the step's error or output)."""
     import signal
 
     sig = child.killed_by
@@ -694,7 +689,16 @@ def _limit_reason(child: ChildProcess, sandbox, alive: bool = False) -> str | No
         return f"file size limit of {lim.file_bytes >> 20 if lim else '?'} MiB exceeded"
     if u is not None and u.pids_limited:
         return f"process limit of {lim.pids if lim else '?'} processes and threads reached (fork bomb?)"
+    nproc = sandbox.nproc_fallback() if sandbox is not None else None
+    if nproc and said and _NO_MORE_PROCESSES.search(said):
+        # no pids controller counts them: a fork or thread start refused by RLIMIT_NPROC (EAGAIN) is
+        # what the step said; it names the reason only, the step has failed either way
+        return (f"process limit of {nproc} processes and threads of the sandbox's user reached "
+                "(RLIMIT_NPROC; fork bomb?)")
     return None
+
+
+_NO_MORE_PROCESSES = re.compile(r"Resource temporarily unavailable|can't start new thread|EAGAIN")
 
 
 def machine() -> dict:

@@ -8,6 +8,7 @@ on, and whether anything consumes a backend's queue at all.
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from portal.models import Worker
 
 HEARTBEAT_S = 30
 STALE_AFTER_S = 3 * HEARTBEAT_S  # a worker silent for three heartbeats is no longer counted
+log = logging.getLogger(__name__)
 DESCRIBE_TIMEOUT_S = 60  # an RPC tracker that does not answer costs seconds, not the worker
 
 
@@ -50,8 +52,13 @@ def describe(backends: list[str]) -> list[dict]:
 
 
 def advertise(hostname: str, backends: list[str]) -> Worker:
+    described = describe(backends)
+    for b in described:  # the start-up line: what untrusted code on each backend runs inside
+        box = b.get("sandbox") or {}
+        log.warning("%s: %s: %s", hostname, b["name"],
+                    box.get("limits") if box.get("available") else f"no sandbox: {box.get('reason') or b['reason']}")
     w, _ = Worker.objects.update_or_create(
-        hostname=hostname, defaults={"backends": describe(backends), "started_at": timezone.now(),
+        hostname=hostname, defaults={"backends": described, "started_at": timezone.now(),
                                      "last_seen": timezone.now()})
     return w
 

@@ -148,8 +148,7 @@ def test_cuda_tasks_are_correct_and_at_parity_with_themselves(quick_protocol, mo
     """The default module submitted as TVMScript against itself (≈1×), and a cuda-source kernel."""
     from evaluator.pipeline import Candidate, Pipeline
 
-    monkeypatch.setenv("EKB_UNSAFE_LOCAL", "1")  # the sandbox has no GPU devices yet
-    pipe = Pipeline("cuda", protocol=quick_protocol, sandbox=None)
+    pipe = Pipeline("cuda", protocol=quick_protocol)  # sandboxed: the steps get the GPU's nodes
     w = suite.get_workload("softmax/softmax@m1536n128")
     own = pipe.evaluate(w, Candidate("tvmscript", pipe.backend.default_module(w.canonical_module()).script()))
     assert own.status == records.CORRECT, own.reason
@@ -167,8 +166,7 @@ def test_a_pattern_level_cuda_kernel_is_right_on_every_shape(quick_protocol, mon
     from evaluator.formats.raw_source import bind_shape
     from evaluator.pipeline import Candidate, Pipeline
 
-    monkeypatch.setenv("EKB_UNSAFE_LOCAL", "1")  # the sandbox has no GPU devices yet
-    pipe = Pipeline("cuda", protocol=quick_protocol, sandbox=None)
+    pipe = Pipeline("cuda", protocol=quick_protocol)
     for wid in ("matmul/matmul@m128n512k128", "matmul/matmul@m256n256k256"):
         w = suite.get_workload(wid)
         r = pipe.evaluate(w, Candidate("cuda-source", MM, launch=bind_shape(MM_LAUNCH, w.params)))
@@ -187,12 +185,14 @@ def test_device_clock_times_each_call_inside_the_host_interval():
     assert 0 < per_call * 20 == pytest.approx(device) and device < host
 
 
-def test_untrusted_code_is_refused_until_the_sandbox_passes_the_gpu_through(monkeypatch):
-    from evaluator.pipeline import Pipeline
-    from evaluator.sandbox import SandboxUnavailable, probe
+def test_steps_on_a_gpu_get_its_nodes_and_nothing_of_mig_administration(tmp_path):
+    from evaluator.sandbox import nvidia_device_nodes
 
-    if probe() is not None:
-        pytest.skip(f"no sandbox on this machine: {probe()}")
-    monkeypatch.delenv("EKB_UNSAFE_LOCAL", raising=False)
-    with pytest.raises(SandboxUnavailable, match="untrusted code on cuda: the sandbox does not pass the GPU"):
-        Pipeline(Cuda(arch="sm_90", host=HOST))
+    for name in ("nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset"):
+        (tmp_path / name).touch()
+    (tmp_path / "nvidia-caps").mkdir()
+    (tmp_path / "nvidia-caps" / "nvidia-cap1").touch()
+    assert nvidia_device_nodes(tmp_path) == tuple(str(tmp_path / n) for n in (
+        "nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"))
+    # the backend asks for what this machine has (nothing here), and the driver's libraries
+    assert Cuda().device_paths().nodes == nvidia_device_nodes()

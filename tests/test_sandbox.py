@@ -520,3 +520,109 @@ def test_another_abi_in_a_submission_is_reported_forbidden(pipe, abi):
     r = run(pipe, code)
     assert r.status == records.COMPILE_ERROR and FORBIDDEN in r.reason, (r.status, r.reason)
     assert time.monotonic() - t0 < 14  # well inside the 15 s build limit
+
+
+# --- where the machine delegates fewer cgroup controllers (the GPU machine: memory only) ------
+
+@pytest.fixture(scope="module")
+def memory_only_pipe():
+    from dataclasses import replace
+
+    from evaluator.sandbox import cgroup
+
+    layout = cgroup.detect()
+    sandbox = Sandbox(LIMITS, layout=replace(layout, controllers=frozenset({"memory"})))
+    assert sandbox.unprivileged and sandbox.nproc_fallback() == LIMITS.pids * 6
+    protocol = Protocol(time_budget_s=0.3, min_rounds=5, limits=Limits(build_s=15, check_s=15, time_s=30))
+    return Pipeline("cpu-llvm", protocol, sandbox=sandbox)
+
+
+def test_without_a_pids_controller_a_fork_bomb_hits_rlimit_nproc(memory_only_pipe):
+    r = run(memory_only_pipe, "import os\nwhile True:\n    os.fork()")
+    assert r.status in (records.COMPILE_ERROR, records.TIMEOUT)
+    assert "process limit of 384 processes and threads of the sandbox's user reached (RLIMIT_NPROC" in r.reason, \
+        r.reason
+
+
+def test_without_a_pids_controller_steps_run_as_nobody_outside_too(memory_only_pipe):
+    # the kernel applies RLIMIT_NPROC to every user but root: seen from the host, the step's
+    # processes must not be root's
+    import threading
+
+    marker = f"ekb-uid-{os.getpid()}-{time.monotonic_ns()}"
+    seen: list[str] = []
+
+    def watch():
+        for _ in range(400):
+            for pid in _processes_with(marker):
+                try:
+                    seen.extend(ln for ln in Path(f"/proc/{pid}/status").read_text().splitlines()
+                                if ln.startswith("Uid:"))
+                except OSError:
+                    pass
+            if seen:
+                return
+            time.sleep(0.01)
+
+    t = threading.Thread(target=watch)
+    t.start()
+    r = run(memory_only_pipe, f"import subprocess\nsubprocess.run(['/bin/sh', '-c', 'sleep 2; : {marker}'])")
+    t.join()
+    assert r.status == records.CORRECT, r.reason
+    assert seen and all(ln.split()[1:] == ["65534"] * 4 for ln in seen), seen
+
+
+def test_without_a_pids_controller_the_other_limits_still_hold(memory_only_pipe):
+    r = run(memory_only_pipe, "b = b'x' * (3 << 30)")
+    assert "memory limit of 1024 MiB exceeded" in r.reason or "MemoryError" in r.reason, r.reason
+    marker = f"ekb-daemon-{os.getpid()}-{time.monotonic_ns()}"
+    r = run(memory_only_pipe, "import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+                              f"        os.execv('/bin/sh', ['sh', '-c', 'sleep 600; echo {marker}'])\n"
+                              "    os._exit(0)\n")
+    assert r.status == records.CORRECT, r.reason
+    time.sleep(0.5)
+    assert _processes_with(marker) == []
+
+
+def test_the_layout_is_detected_where_only_the_own_cgroup_is_delegated(tmp_path, monkeypatch):
+    from evaluator.sandbox import cgroup
+
+    own = tmp_path / "job" / "d1330e"
+    own.mkdir(parents=True)
+    (own / "cgroup.controllers").write_text("memory io\n")
+    monkeypatch.setattr(cgroup, "ROOT", tmp_path)
+    monkeypatch.setattr(cgroup, "_own_cgroup_line", lambda: "0::/job/d1330e")
+    layout = cgroup.detect()
+    assert layout == cgroup.Layout(2, own, frozenset({"memory"}))
+    assert layout.missing == ["cpu", "pids"]
+    assert layout.describe() == "cgroup v2 under job/d1330e (memory)"
+    (own / "cgroup.controllers").write_text("io\n")  # no memory: no sandbox
+    assert cgroup.detect() is None
+
+
+def test_a_gpu_backends_device_nodes_are_bound_into_its_steps(tmp_path):
+    """The nodes a backend names are in its steps, as devices; nothing else's are."""
+    import stat as st
+
+    from evaluator.backends.cpu_llvm import CpuLlvm
+    from evaluator.sandbox import DevicePaths
+
+    if os.geteuid() != 0:
+        pytest.skip("making a device node takes root (CI runs as root)")
+    node = tmp_path / "gpu0"
+    os.mknod(node, 0o666 | st.S_IFCHR, os.makedev(1, 3))  # a stand-in GPU: the null device's numbers
+    tmp_path.chmod(0o755)
+
+    class WithNode(CpuLlvm):
+        def device_paths(self):
+            return DevicePaths(nodes=(str(node),))
+
+    protocol = Protocol(time_budget_s=0.3, min_rounds=5, limits=Limits(build_s=15, check_s=15, time_s=30))
+    probe_code = (f"import os, stat\nst = os.stat({str(node)!r})\nassert stat.S_ISCHR(st.st_mode)\n"
+                  f"open({str(node)!r}, 'wb').write(b'x')")
+    with_node = Pipeline(WithNode(), protocol, sandbox=Sandbox(LIMITS))
+    assert with_node.sandbox.devices.nodes == (str(node),)
+    assert run(with_node, probe_code).status == records.CORRECT
+    without = Pipeline("cpu-llvm", protocol, sandbox=Sandbox(LIMITS))
+    r = run(without, probe_code)
+    assert r.status == records.COMPILE_ERROR and "No such file or directory" in r.reason, r.reason

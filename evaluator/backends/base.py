@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
+from evaluator.sandbox import DevicePaths
+
 
 @dataclass(frozen=True)
 class BackendInfo:
@@ -81,9 +83,6 @@ class Backend(ABC):
     # Whether NumPy/OpenBLAS on the host CPU (the ``vendor`` baseline) is this backend's vendor
     # library; a backend without one sets False and its tasks have no vendor speedup.
     vendor_baseline: bool = True
-    # Why this backend's steps cannot run inside the sandbox yet ("" when they can); the pipeline
-    # then refuses untrusted code on it, and runs trusted bundles unsandboxed.
-    sandbox_gap: str = ""
     # Whether kernels run on host memory, so the run step hands them the arena's bytes directly
     # (zero-copy); otherwise each slot has device tensors, filled and read back on command.
     host_memory: bool = False
@@ -203,6 +202,10 @@ class Backend(ABC):
     def child_env(self) -> dict[str, str]:
         """Environment the build and run steps need (they start with a cleared environment)."""
         return {}
+
+    def device_paths(self) -> DevicePaths:
+        """What the device needs inside the sandbox (a GPU's nodes and driver libraries)."""
+        return DevicePaths()
 
     def prepare_run(self, scratch, limit_s: float) -> dict[str, str]:
         """Called in the evaluating process right before a run step (which lasts at most

@@ -30,6 +30,7 @@ import numpy as np
 
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 from evaluator.formats import raw_source
+from evaluator.sandbox import DevicePaths, driver_library_dirs, nvidia_device_nodes
 
 RAW_FORMAT = "edgekernelbench/cuda-source-artifact"
 MAX_EVENTS = 1 << 17  # event pairs kept per clock (one per call of the largest timed batch)
@@ -383,14 +384,15 @@ class Cuda(Backend):
 
     name = "cuda"
     vendor_baseline = False  # NumPy on the host is no GPU library; PyTorch is (vendor_spec)
-    sandbox_gap = ("the sandbox does not pass the GPU's device nodes (/dev/nvidia*) and driver libraries "
-                   "through yet")
 
     def __init__(self, arch: str | None = None, host: dict | None = None):
         self._arch, self._host = arch, host
         self._clock = None
 
     # --- availability ----------------------------------------------------------------------
+    def device_paths(self) -> DevicePaths:
+        return DevicePaths(nvidia_device_nodes(), driver_library_dirs())
+
     def unavailable(self) -> str:
         why, _ = driver()
         return why or _missing_packages()

@@ -31,6 +31,7 @@ import numpy as np
 from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 from evaluator.formats import raw_source
+from evaluator.sandbox import DevicePaths, driver_library_dirs, gpu_device_nodes, nvidia_device_nodes
 
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
 # else TVM may attach to a launch (dynamic shared memory) is refused.
@@ -57,19 +58,18 @@ class OpenCL(Backend):
             return str(e)
         return ""
 
-    @property
-    def sandbox_gap(self) -> str:
-        # A CPU device (PoCL) runs inside the sandbox; a GPU would need its device nodes there.
+    def device_paths(self) -> DevicePaths:
+        # A CPU device (PoCL) needs nothing more; a GPU its driver's nodes and libraries.
         try:
             rt = ocl.runtime()
         except BackendUnavailable:
-            return ""
+            return DevicePaths()
         import pyopencl as cl
 
-        if rt.device.type & cl.device_type.GPU:
-            return (f"the sandbox does not pass a GPU's device nodes and driver libraries through yet "
-                    f"(OpenCL device {rt.identity})")
-        return ""
+        if not rt.device.type & cl.device_type.GPU:
+            return DevicePaths()
+        return DevicePaths(nvidia_device_nodes() if "NVIDIA" in rt.platform.name.upper() else gpu_device_nodes(),
+                           driver_library_dirs())
 
     def target(self) -> dict:
         # TVM's generic OpenCL target (256 threads per work-group at most): every OpenCL device

@@ -13,9 +13,12 @@ See ``../shared`` notes on what was measured to hold on these machines.
 
 from __future__ import annotations
 
+import copy
+import importlib.util
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -170,11 +173,65 @@ def probe() -> str | None:
     """Why untrusted code cannot be sandboxed here, or None when it can."""
     if shutil.which("bwrap") is None:
         return "bubblewrap (bwrap) is not installed"
-    if cgroup.version() is None:
-        return "no writable cgroup hierarchy with memory, cpu and pids controllers"
+    layout = cgroup.detect()
+    if layout is None:
+        return "no writable cgroup hierarchy with a memory controller (v1, or v2 delegated to this process)"
+    if "pids" in layout.missing and shutil.which("setpriv") is None:
+        return ("no pids controller is delegated, and the fallback (RLIMIT_NPROC, which binds only a "
+                "non-root user) needs setpriv (util-linux)")
     if not seccomp.available():
         return "the seccomp bindings (pyseccomp with libseccomp) are not available"
     return None
+
+
+@dataclass(frozen=True)
+class DevicePaths:
+    """What a backend's device needs inside the sandbox: device nodes (bound read-write, as
+    devices) and directories of driver libraries outside ``/usr`` (bound read-only)."""
+
+    nodes: tuple[str, ...] = ()
+    libraries: tuple[str, ...] = ()
+
+
+def _open_to_others(path: Path) -> bool:
+    """Whether a user with no rights of its own can reach ``path`` and read it (every parent
+    searchable, the path itself readable and, for a directory, searchable, by others)."""
+    path = path.resolve()
+    try:
+        for parent in path.parents:
+            if not parent.stat().st_mode & 0o001:
+                return False
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return bool(mode & 0o004) and (not stat.S_ISDIR(mode) or bool(mode & 0o001))
+
+
+CONCURRENT_STEPS = 6  # the most step processes one evaluating process runs at once
+
+
+def nvidia_device_nodes(dev: Path = Path("/dev")) -> tuple[str, ...]:
+    """The NVIDIA driver's device nodes present here: the GPUs, the control node and unified
+    memory (not ``nvidia-caps``: MIG administration)."""
+    names = sorted(p.name for p in dev.glob("nvidia[0-9]*")) + ["nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"]
+    return tuple(str(dev / n) for n in names if (dev / n).exists())
+
+
+def gpu_device_nodes() -> tuple[str, ...]:
+    """Other vendors' GPU nodes: the DRM render nodes and AMD's compute node."""
+    dev = Path("/dev")
+    return tuple(str(p) for p in [*sorted(dev.glob("dri/renderD*")), dev / "kfd"] if p.exists())
+
+
+def driver_library_dirs() -> tuple[str, ...]:
+    """Directories on LD_LIBRARY_PATH outside /usr (where some hosts keep the GPU driver)."""
+    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d and Path(d).is_dir()]
+    return tuple(dict.fromkeys(d for d in dirs if not Path(d).resolve().is_relative_to("/usr")))
+
+
+# the modules a step imports that may live outside the Python environment (a measurement
+# machine's runtime-only TVM on PYTHONPATH, say): their directories are bound read-only
+STEP_MODULES = ("tvm", "tvm_ffi", "numpy", "ml_dtypes", "pyopencl", "cupy", "torch")
 
 
 def unsafe_local_allowed() -> bool:
@@ -196,13 +253,24 @@ def sweep() -> dict:
 
 
 class Sandbox:
-    def __init__(self, limits: SandboxLimits | None = None):
+    def __init__(self, limits: SandboxLimits | None = None, devices: DevicePaths = DevicePaths(),
+                 layout: cgroup.Layout | None = None):
+        """``layout``: the cgroup layout to use (default: the one detected; a test may hand one
+        with fewer controllers, to run the fallbacks on a machine that has them all)."""
         why = probe()
         if why:
             raise SandboxUnavailable(why)
         self.limits = limits or SandboxLimits.from_env()
-        self._private = Path(tempfile.mkdtemp(prefix="ekb-sandbox-"))  # 0700, never bound inside
+        self.devices = devices
+        self.layout = layout or cgroup.detect()
+        # Without a pids controller the process limit is RLIMIT_NPROC, which the kernel does not
+        # apply to root: steps then run as uid 65534 outside the sandbox too (setpriv before bwrap)
+        self.unprivileged = "pids" in self.layout.missing
+        self._private = Path(tempfile.mkdtemp(prefix="ekb-sandbox-"))  # never bound inside
+        if self.unprivileged:
+            self._private.chmod(0o711)  # bwrap, as uid 65534, must reach view/ (not list this)
         weakref.finalize(self, shutil.rmtree, self._private, True)
+        self._staged: dict[str, str] = {}  # path -> its bind mount under _private (see _reachable)
         self.bpf_path = self._private / "filter.bpf"
         try:
             seccomp.write_bpf(str(self.bpf_path))
@@ -214,6 +282,25 @@ class Sandbox:
         (self._private / "view").mkdir(mode=0o755)
         self.package_view = self._private / "view" / PACKAGE_DIR.name
         self.package_files = build_package_view(self.package_view)
+
+    def with_devices(self, devices: DevicePaths) -> "Sandbox":
+        """This sandbox, its steps also given ``devices`` (a GPU backend's)."""
+        other = copy.copy(self)
+        other.devices = devices
+        other._shares = self  # the private directory (filter, package view) lives while either does
+        return other
+
+    def describe(self) -> str:
+        """One line for a worker's start-up: where each limit comes from."""
+        lim = self.limits
+        parts = [f"memory {lim.memory_bytes >> 20} MiB ({self.layout.describe()})"]
+        parts.append(f"{lim.cpu_cores:g} cores" if "cpu" in self.layout.controllers else
+                     f"no CPU quota (no cpu controller; CPU time {lim.cpu_seconds} s a process by RLIMIT_CPU)")
+        parts.append(f"{lim.pids} processes" if not self.unprivileged else
+                     f"{self.nproc_fallback()} processes of uid 65534 by RLIMIT_NPROC (no pids controller)")
+        if self.devices.nodes:
+            parts.append("devices " + " ".join(self.devices.nodes))
+        return "sandbox: " + "; ".join(parts)
 
     # --- scratch -----------------------------------------------------------------------------
     @contextmanager
@@ -250,8 +337,8 @@ class Sandbox:
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache",
                  # /tmp first: a checkout or environment under /tmp is bound on top of it
                  "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp"]
-        for p in dict.fromkeys([home, venv]):
-            args += ["--ro-bind", str(p), str(p)]
+        for p in dict.fromkeys([str(home), str(venv), *self._module_dirs()]):
+            args += ["--ro-bind", self._reachable(p), p]
         # the package view (an allow-list of sources, no bytecode)
         args += ["--ro-bind", str(self.package_view), str(PACKAGE_DIR)]
         # OpenCL: the ICD loader's list of platforms, and the CPU topology PoCL reads (through
@@ -259,23 +346,63 @@ class Sandbox:
         for p in OPENCL_PATHS:
             if Path(p).is_dir():
                 args += ["--ro-bind", p, p]
-        args += ["--proc", "/proc", "--dev", "/dev",
-                 "--bind", str(scratch), str(scratch),
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        # a GPU backend's device nodes and driver libraries (nothing for a CPU one)
+        for node in self.devices.nodes:
+            args += ["--dev-bind", node, node]
+        for lib in self.devices.libraries:
+            args += ["--ro-bind", lib, lib]
+        args += ["--bind", str(scratch), str(scratch),
                  "--remount-ro", "/",  # the sandbox's own root too: only scratch and /tmp are writable
                  "--chdir", "/", "--clearenv"]
         for k, v in inner_env.items():
             args += ["--setenv", k, v]
         fd = os.open(self.bpf_path, os.O_RDONLY)
         args += ["--seccomp", str(fd), "--"]
+        if self.unprivileged:
+            args = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *args]
         # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
         joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv], fd
+
+    def _reachable(self, path: str) -> str:
+        """Where bwrap finds ``path``: itself, or — where bwrap runs as uid 65534 and a parent
+        directory is closed to it (a Python under /root) — a read-only bind mount of it made here,
+        in the sandbox's private directory (which that uid may traverse, not list)."""
+        if not self.unprivileged or _open_to_others(Path(path)):
+            return path
+        if path not in self._staged:
+            stage = self._private / "paths" / str(len(self._staged))
+            stage.mkdir(parents=True)
+            for cmd in (["mount", "--bind", path, str(stage)], ["mount", "-o", "remount,bind,ro", str(stage)]):
+                done = subprocess.run(cmd, capture_output=True, text=True)
+                if done.returncode:
+                    raise SandboxUnavailable(f"{path} is closed to the sandbox's user and could not be bound "
+                                             f"where it can reach it: {done.stderr.strip()}")
+            weakref.finalize(self, subprocess.run, ["umount", "-l", str(stage)], capture_output=True)
+            self._staged[path] = str(stage)
+        return self._staged[path]
+
+    def _module_dirs(self) -> list[str]:
+        """Directories holding :data:`STEP_MODULES` outside the system and Python environment."""
+        inside = (Path("/usr"), Path(sys.prefix), Path(sys.base_prefix))
+        out = []
+        for name in STEP_MODULES:
+            spec = importlib.util.find_spec(name)
+            if spec is None or not spec.origin:
+                continue
+            where = Path(spec.origin).resolve().parent.parent  # the directory the package is in
+            if any(where.is_relative_to(p) for p in inside) or PACKAGE_DIR.is_relative_to(where):
+                continue
+            out.append(str(where))
+        return list(dict.fromkeys(out))
 
     def inner_environment(self, env: dict[str, str]) -> dict[str, str]:
         """Everything set inside the sandbox: ``env``, then the sandbox's own (which win)."""
         inner = {str(k): str(v) for k, v in env.items()}
         inner.update({
-            "PYTHONPATH": str(PACKAGE_DIR.parent), "HOME": "/tmp", "TMPDIR": "/tmp",
+            "PYTHONPATH": os.pathsep.join([str(PACKAGE_DIR.parent), *self._module_dirs()]),
+            "HOME": "/tmp", "TMPDIR": "/tmp",
             "PATH": "/usr/bin:/bin", "EKB_RLIMITS": json.dumps(self._rlimits()),
             # the package view is read-only anyway; no step tries to write bytecode into it
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -291,11 +418,20 @@ class Sandbox:
 
     def _rlimits(self) -> dict:
         lim = self.limits
-        return {"RLIMIT_CPU": [lim.cpu_seconds, lim.cpu_seconds + 5], "RLIMIT_FSIZE": lim.file_bytes,
-                "RLIMIT_NOFILE": lim.open_files, "RLIMIT_CORE": 0}
+        out = {"RLIMIT_CPU": [lim.cpu_seconds, lim.cpu_seconds + 5], "RLIMIT_FSIZE": lim.file_bytes,
+               "RLIMIT_NOFILE": lim.open_files, "RLIMIT_CORE": 0}
+        if self.unprivileged:
+            # counted over every process and thread of uid 65534 on the machine, so room for the
+            # steps of one task at once (a candidate and its baselines each serve in their own)
+            out["RLIMIT_NPROC"] = self.nproc_fallback()
+        return out
 
     def cgroup(self) -> Cgroup:
-        return Cgroup(self.limits.memory_bytes, self.limits.cpu_cores, self.limits.pids)
+        return Cgroup(self.limits.memory_bytes, self.limits.cpu_cores, self.limits.pids, self.layout.controllers)
+
+    def nproc_fallback(self) -> int | None:
+        """The RLIMIT_NPROC a step runs under where no pids controller limits it, else None."""
+        return self.limits.pids * CONCURRENT_STEPS if self.unprivileged else None
 
 
 def apply_rlimits_from_env() -> None:
