@@ -9,8 +9,8 @@ over what may be carried there), so the work splits like a compile farm and its 
         suite's NumPy references for every input set, and a runtime-only TVM, under .gpu/
         (ignored by git; small enough to carry).
 
-    tar -C .gpu -xJf .gpu/site.tar.xz && PYTHONPATH=.gpu/site TVM_USE_RUNTIME_LIB=1 \\
-        EKB_CACHE_DIR=.gpu/pack/cache python3 bench/gpu_matrix.py measure --out DIR [--backends cuda]
+    tar -C .gpu -xJf .gpu/site.tar.xz && PATH=$PWD/.gpu/site/bin:$PATH PYTHONPATH=.gpu/site \\
+        TVM_USE_RUNTIME_LIB=1 EKB_CACHE_DIR=.gpu/pack/cache python3 bench/gpu_matrix.py measure --out DIR
         on the GPU machine: for every task, the product's own runner (``Pipeline.measure``: the
         kernels' processes, the poisoned correctness runs, the parent-clocked interleaved timing
         on fresh inputs, the timed-round checks, the record), then Correct@1 and Fast@p
@@ -24,8 +24,9 @@ Bundles: ``tvm-default`` (without entries for a backend, its candidate is the ba
 module itself, which is what such an entry would hold: speedups ≈ 1 check the harness),
 ``hand-tuned`` (its cpu-llvm schedules applied unchanged where it has no entry for the backend),
 ``cuda-source`` and ``opencl-source`` (each on its own backend). Inputs are regenerated there
-from the same seeds and checked against the digests taken here; the references travel. Trusted
-bundles only: nothing runs in the sandbox.
+from the same seeds and checked against the digests taken here; the references travel. Every
+kernel runs sandboxed there, as a worker runs it (bubblewrap and pyseccomp travel with the
+runtime; the GPU's device nodes are bound into the steps of a GPU backend).
 """
 
 from __future__ import annotations
@@ -53,8 +54,10 @@ WHEELS = ROOT / ".whl"
 BUNDLES = ("tvm-default", "hand-tuned", "cuda-source", "opencl-source")
 DEFAULT_HOST = {"kind": "llvm", "mcpu": "x86-64-v3"}  # what the measurement machine's Xeon runs
 MAX_CARRY_BYTES = 62 << 20  # the device accepts 64 MiB of ignored files; keep some room
+# the measurement machine's runtime: TVM's, OpenCL's, the library policy's ELF reader and the
+# sandbox's seccomp bindings
 RUNTIME_WHEELS = ("apache_tvm-", "apache_tvm_ffi-", "pyopencl-", "pytools-", "platformdirs-", "siphash24-",
-                  "pyelftools-")
+                  "pyelftools-", "pyseccomp-")
 # parts of the TVM wheel a runtime-only import never touches
 STRIP = ("tvm/lib/libtvm_compiler.so", "tvm/3rdparty", "tvm/src", "tvm_ffi/src", "tvm_ffi/include",
          "tvm_ffi/3rdparty")
@@ -76,7 +79,7 @@ def pack_runtime() -> Path:
                  "pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp "
                  "--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d .whl "
                  "apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 pyopencl==2026.1.4 "
-                 "pytools==2026.1.1 platformdirs==4.14.8 siphash24==1.9")
+                 "pytools==2026.1.1 platformdirs==4.14.8 siphash24==1.9 pyelftools==0.33 pyseccomp==0.1.2")
     site = GPU_DIR / "site"
     shutil.rmtree(site, ignore_errors=True)
     for w in wheels:
@@ -85,6 +88,15 @@ def pack_runtime() -> Path:
     for rel in STRIP:
         p = site / rel
         shutil.rmtree(p) if p.is_dir() else p.unlink(missing_ok=True)
+    # the sandbox's bubblewrap (the GPU machine has none): `apt-get download bubblewrap` into .whl/
+    debs = sorted(WHEELS.glob("bubblewrap_*.deb"))
+    if not debs:
+        sys.exit("put bubblewrap's .deb in .whl/ (apt-get download bubblewrap): the measurement machine sandboxes "
+                 "every kernel and has no bwrap of its own")
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run(["dpkg-deb", "-x", str(debs[-1]), d], check=True)
+        (site / "bin").mkdir()
+        shutil.copy2(Path(d) / "usr" / "bin" / "bwrap", site / "bin" / "bwrap")
     with tarfile.open(out, "w:xz") as tar:
         tar.add(site, arcname="site")
     shutil.rmtree(site)

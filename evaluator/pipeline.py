@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import platform
-import re
 import shutil
 import stat
 import tempfile
@@ -176,7 +175,7 @@ class Pipeline:
                  output: str = "") -> TaskResult:
         """Record a step that ended abnormally, naming the limit that stopped it, if any."""
         child.close()
-        why = _limit_reason(child, self.sandbox, said=f"{reason}\n{output}")
+        why = _limit_reason(child, self.sandbox)
         if why:
             reason = why
             if why.startswith("CPU time"):
@@ -212,7 +211,7 @@ class Pipeline:
             r.steps_s["build"] = time.perf_counter() - t0
         r.detail["build_usage"] = _usage(child).get("usage")
         if not msg.ok:
-            why = _limit_reason(child, self.sandbox, said=msg.error)  # e.g. a fork bomb ends in an exception
+            why = _limit_reason(child, self.sandbox)  # e.g. a fork bomb ends in an exception
             if why:
                 return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
             word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
@@ -666,12 +665,12 @@ def _usage(child: ChildProcess) -> dict:
     if u is None:
         return {}
     return {"usage": {"cpu_s": u.cpu_s, "peak_memory_bytes": u.peak_memory_bytes,
-                      "oom_killed": u.oom_killed, "pids_limited": u.pids_limited}}
+                      "oom_killed": u.oom_killed, "pids_limited": u.pids_limited, "tasks": u.tasks}}
 
 
-def _limit_reason(child: ChildProcess, sandbox, alive: bool = False, said: str = "") -> str | None:
+def _limit_reason(child: ChildProcess, sandbox, alive: bool = False) -> str | None:
     """The sandbox limit that stopped a step, in words, or None (``alive``: the step still runs,
-    so its cgroup's counters are read now; ``said``: the step's error or output)."""
+    so its cgroup's counters are read now)."""
     import signal
 
     sig = child.killed_by
@@ -683,22 +682,21 @@ def _limit_reason(child: ChildProcess, sandbox, alive: bool = False, said: str =
     if sig == signal.SIGSYS:
         return ("killed by the sandbox: a forbidden system call (network sockets, process tracing, "
                 "mounts, namespaces, BPF, io_uring, kernel modules, or a 32-bit/x32 system call)")
+    # the process limits first: a fork bomb's CPU time is its consequence (with no cpu controller
+    # to hold it to a quota, hundreds of processes spend the CPU limit before the wall clock's)
+    if u is not None and u.pids_limited:
+        return f"process limit of {lim.pids if lim else '?'} processes and threads reached (fork bomb?)"
+    nproc = sandbox.nproc_fallback() if sandbox is not None else None
+    if nproc and u is not None and u.tasks >= lim.pids:
+        # no pids controller counts them: RLIMIT_NPROC held the step, which was found running more
+        # processes and threads than one step may have (counted here, from its cgroup)
+        return (f"process limit reached: {u.tasks} processes and threads running, more than the {lim.pids} "
+                f"a step may have (RLIMIT_NPROC of {nproc} for the sandbox's user; fork bomb?)")
     if sig == signal.SIGXCPU or (lim is not None and u is not None and u.cpu_s > lim.cpu_seconds):
         return f"CPU time limit of {lim.cpu_seconds if lim else '?'} s exceeded"
     if sig == signal.SIGXFSZ:
         return f"file size limit of {lim.file_bytes >> 20 if lim else '?'} MiB exceeded"
-    if u is not None and u.pids_limited:
-        return f"process limit of {lim.pids if lim else '?'} processes and threads reached (fork bomb?)"
-    nproc = sandbox.nproc_fallback() if sandbox is not None else None
-    if nproc and said and _NO_MORE_PROCESSES.search(said):
-        # no pids controller counts them: a fork or thread start refused by RLIMIT_NPROC (EAGAIN) is
-        # what the step said; it names the reason only, the step has failed either way
-        return (f"process limit of {nproc} processes and threads of the sandbox's user reached "
-                "(RLIMIT_NPROC; fork bomb?)")
     return None
-
-
-_NO_MORE_PROCESSES = re.compile(r"Resource temporarily unavailable|can't start new thread|EAGAIN")
 
 
 def machine() -> dict:

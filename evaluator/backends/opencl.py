@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -32,6 +33,8 @@ from evaluator.backends import opencl_runtime as ocl
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 from evaluator.formats import raw_source
 from evaluator.sandbox import DevicePaths, driver_library_dirs, gpu_device_nodes, nvidia_device_nodes
+
+ICD_VENDORS = "OCL_ICD_VENDORS"  # the ICD loader's platform list, where /etc/OpenCL/vendors is not it
 
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
 # else TVM may attach to a launch (dynamic shared memory) is refused.
@@ -66,10 +69,11 @@ class OpenCL(Backend):
             return DevicePaths()
         import pyopencl as cl
 
+        icd = tuple(d for d in [os.environ.get(ICD_VENDORS, "")] if d and os.path.isdir(d))
         if not rt.device.type & cl.device_type.GPU:
-            return DevicePaths()
+            return DevicePaths(libraries=icd)
         return DevicePaths(nvidia_device_nodes() if "NVIDIA" in rt.platform.name.upper() else gpu_device_nodes(),
-                           driver_library_dirs())
+                           driver_library_dirs() + icd)
 
     def target(self) -> dict:
         # TVM's generic OpenCL target (256 threads per work-group at most): every OpenCL device
@@ -80,11 +84,14 @@ class OpenCL(Backend):
         return ocl.measure_peaks()
 
     def child_env(self) -> dict:
-        # The device chosen here must be the one the sandboxed steps use, never a fallback.
+        # The device chosen here must be the one the sandboxed steps use, never a fallback; and
+        # the steps' ICD loader lists the platforms this one does (a vendors directory named by
+        # OCL_ICD_VENDORS is bound into them: device_paths)
+        env = {ICD_VENDORS: os.environ[ICD_VENDORS]} if os.environ.get(ICD_VENDORS) else {}
         try:
-            return {ocl.DEVICE_ENV: ocl.runtime().identity}
+            return {**env, ocl.DEVICE_ENV: ocl.runtime().identity}
         except BackendUnavailable:
-            return {}
+            return env
 
     # --- baseline ----------------------------------------------------------------------------
     def default_module(self, canonical, workload=None):

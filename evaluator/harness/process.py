@@ -8,6 +8,7 @@ stalls or sends garbage ends with a reason, never with the evaluating process st
 
 from __future__ import annotations
 
+
 import os
 import selectors
 import signal

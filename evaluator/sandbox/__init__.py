@@ -52,6 +52,8 @@ PACKAGE_VIEW = (
 SCRATCH_ROOT = Path(os.environ.get("EKB_SCRATCH_ROOT", Path(tempfile.gettempdir()) / "ekb-scratch"))
 UNSAFE_ENV = "EKB_UNSAFE_LOCAL"
 OPENCL_PATHS = ("/etc/OpenCL/vendors", "/sys/devices/system/cpu")
+# Debian's alternatives: /usr/bin/which and friends are links through here (links only)
+SYSTEM_LINKS = ("/etc/alternatives",)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -231,7 +233,7 @@ def driver_library_dirs() -> tuple[str, ...]:
 
 # the modules a step imports that may live outside the Python environment (a measurement
 # machine's runtime-only TVM on PYTHONPATH, say): their directories are bound read-only
-STEP_MODULES = ("tvm", "tvm_ffi", "numpy", "ml_dtypes", "pyopencl", "cupy", "torch")
+STEP_MODULES = ("tvm", "tvm_ffi", "numpy", "ml_dtypes", "elftools", "pyopencl", "pytools", "cupy", "torch")
 
 
 def unsafe_local_allowed() -> bool:
@@ -261,6 +263,7 @@ class Sandbox:
         if why:
             raise SandboxUnavailable(why)
         self.limits = limits or SandboxLimits.from_env()
+        self.bwrap = shutil.which("bwrap")  # by path: a step's command runs with a cleared environment
         self.devices = devices
         self.layout = layout or cgroup.detect()
         # Without a pids controller the process limit is RLIMIT_NPROC, which the kernel does not
@@ -328,7 +331,7 @@ class Sandbox:
         (:meth:`inner_environment`): bwrap starts from a cleared one."""
         inner_env = self.inner_environment(env)
         venv, home = Path(sys.prefix), Path(sys.base_prefix)
-        args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+        args = [self.bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
                 "--new-session", "--cap-drop", "ALL", "--uid", "65534", "--gid", "65534",
                 "--ro-bind", "/usr", "/usr"]
         for name in ("lib", "lib64", "bin", "sbin"):
@@ -343,7 +346,7 @@ class Sandbox:
         args += ["--ro-bind", str(self.package_view), str(PACKAGE_DIR)]
         # OpenCL: the ICD loader's list of platforms, and the CPU topology PoCL reads (through
         # hwloc) to size its device; both read-only, neither holds anything private.
-        for p in OPENCL_PATHS:
+        for p in OPENCL_PATHS + SYSTEM_LINKS:
             if Path(p).is_dir():
                 args += ["--ro-bind", p, p]
         args += ["--proc", "/proc", "--dev", "/dev"]
@@ -360,7 +363,7 @@ class Sandbox:
         fd = os.open(self.bpf_path, os.O_RDONLY)
         args += ["--seccomp", str(fd), "--"]
         if self.unprivileged:
-            args = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *args]
+            args = [shutil.which("setpriv") or "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *args]
         # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
         joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv], fd

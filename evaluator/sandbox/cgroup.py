@@ -92,6 +92,7 @@ class Usage:
     peak_memory_bytes: int
     oom_killed: bool
     pids_limited: bool
+    tasks: int = 0  # processes and threads in the cgroup when read, or when it was killed if more
 
 
 @cache
@@ -129,6 +130,7 @@ class Cgroup:
         """``use``: the controllers to set limits with (default: all the layout has)."""
         self.layout = prepare()
         self.version = self.layout.version
+        self.tasks_at_kill = 0
         # named after the evaluating process, so a sweep only takes what a dead one left
         self.name = f"{PREFIX}/{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self.dirs = ([ROOT / c / self.name for c in V1_CONTROLLERS if (ROOT / c).is_dir()] if self.version == 1
@@ -180,12 +182,18 @@ class Cgroup:
         """Files a starting process writes its pid into to join this cgroup."""
         return [str(d / "cgroup.procs") for d in self.dirs]
 
+    def tasks(self) -> int:
+        """Processes and threads in the cgroup now."""
+        return len(self._read("memory" if self.version == 1 else None, "tasks" if self.version == 1 else
+                              "cgroup.threads").split())
+
     def pids(self) -> list[int]:
         text = self._read("memory" if self.version == 1 else None, "cgroup.procs")
         return [int(p) for p in text.split()]
 
     def kill(self) -> None:
         """SIGKILL every process in the cgroup (a daemonised grandchild included)."""
+        self.tasks_at_kill = max(self.tasks_at_kill, self.tasks())  # what ran, for the usage after
         if self.version == 2 and self._path(None, "cgroup.kill").exists():
             self._try_write(None, "cgroup.kill", 1)
         for _ in range(100):
@@ -212,12 +220,12 @@ class Cgroup:
             peak = int(self._read("memory", "memory.max_usage_in_bytes") or 0)
             oom = _field(self._read("memory", "memory.oom_control"), "oom_kill") > 0
             pids_hit = int(self._read("pids", "pids.events").split()[-1] if self._read("pids", "pids.events") else 0) > 0
-            return Usage(cpu_ns / 1e9, peak, oom, pids_hit)
+            return Usage(cpu_ns / 1e9, peak, oom, pids_hit, max(self.tasks(), self.tasks_at_kill))
         cpu_us = _field(self._read(None, "cpu.stat"), "usage_usec")
         peak = int(self._read(None, "memory.peak") or 0)
         oom = _field(self._read(None, "memory.events"), "oom_kill") > 0
         pids_hit = _field(self._read(None, "pids.events"), "max") > 0
-        return Usage(cpu_us / 1e6, peak, oom, pids_hit)
+        return Usage(cpu_us / 1e6, peak, oom, pids_hit, max(self.tasks(), self.tasks_at_kill))
 
     def remove(self) -> None:
         self.kill()
