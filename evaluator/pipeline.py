@@ -151,15 +151,36 @@ class Pipeline:
         return _temporary_dir()
 
     # --- one task ----------------------------------------------------------------------------
-    def evaluate(self, w: suite.WorkloadDef, cand: Candidate | None) -> TaskResult:
+    def _task_record(self, w, cand: Candidate | None) -> TaskResult:
         base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
                           domains=list(w.domains), hidden=w.hidden,
                           trace=cand.trace if cand else None)
         if cand is None:
             base.reason = "no entry for this task in the bundle"
+        return base
+
+    def evaluate(self, w: suite.WorkloadDef, cand: Candidate | None) -> TaskResult:
+        base = self._task_record(w, cand)
+        if cand is None:
             return base
         with self._scratch() as scratch:
             return self._evaluate(w, cand, base, scratch)
+
+    def build(self, w: suite.WorkloadDef, cand: Candidate | None) -> tuple["Artifact | None", TaskResult]:
+        """The build step alone, for a compile farm: the candidate's artifact and the task's record
+        so far (its build step and detail), or None and the record of why there is none (no
+        entry, or the build failed). :meth:`measure` takes both on the measuring machine."""
+        base = self._task_record(w, cand)
+        if cand is None:
+            return None, base
+        with self._scratch() as scratch:
+            got = self._build(w, cand, base, scratch)
+        return (got, base) if isinstance(got, Artifact) else (None, got)
+
+    def baselines(self, w: suite.WorkloadDef, r: TaskResult) -> dict[str, "Artifact"]:
+        """The baselines' artifacts for a task (built from our own code, cached); one that does
+        not build is noted in ``r.detail``."""
+        return self._baselines(w, r, time_tuned=True)
 
     def _fail(self, r: TaskResult, status: str, reason: str, **detail) -> TaskResult:
         r.status, r.reason = status, reason
@@ -286,13 +307,16 @@ class Pipeline:
         return {role: timing.Server(role, child, arenas[role], len(w.inputs), not self.backend.host_memory,
                                     checked=role != "vendor", own_process=len(kernels) == 1) for role in kernels}
 
-    def measure(self, w, artifact: Artifact, baselines: dict[str, Artifact], time_vendor: bool = True) -> TaskResult:
+    def measure(self, w, artifact: Artifact, baselines: dict[str, Artifact], time_vendor: bool = True,
+                record: TaskResult | None = None) -> TaskResult:
         """Check and time kernels built elsewhere (a compile farm's artifacts, on a measurement
         machine without TVM's compiler): the same run steps, checks and timing as ``evaluate``.
         ``w`` may be any workload-like object; where its ``reference`` returns None for an input
-        set (no NumPy reference here), the trusted ``tvm-default`` process computes it."""
-        r = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
-                       domains=list(w.domains), hidden=getattr(w, "hidden", False))
+        set (no NumPy reference here), the trusted ``tvm-default`` process computes it.
+        ``record``: the task's record from its build (:meth:`build`), completed here."""
+        r = record if record is not None else TaskResult(
+            w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
+            domains=list(w.domains), hidden=getattr(w, "hidden", False))
         try:
             artifact.check_linkage(lambda: self.backend.registry_calls(w))
         except ValueError as e:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import tempfile
+from pathlib import Path
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -23,7 +25,7 @@ from evaluator.pipeline import Candidate, Pipeline
 from leaderboard import aggregates
 from leaderboard.slices import track_tasks
 from portal import endpoints
-from portal.models import Result, Submission
+from portal.models import Blob, Result, Submission
 
 log = logging.getLogger(__name__)
 
@@ -108,8 +110,25 @@ class _Cancelled(Exception):
     pass
 
 
+def stored_bundle(sub: Submission):
+    """The submission's bundle, read from the database every worker shares (no file of the
+    portal's: a worker on another machine has none). A submission from before bundles were
+    stored there is read from its upload once, and stored."""
+    try:
+        data = Blob.read(sub.bundle_sha256)
+    except LookupError:
+        with sub.bundle.open("rb") as f:
+            data = f.read()
+        Blob.put(Blob.Kind.BUNDLE, data)
+    suffix = ".zip" if data[:2] == b"PK" else ".tar.gz"
+    with tempfile.TemporaryDirectory(prefix="ekb-bundle-") as d:
+        path = Path(d) / f"bundle{suffix}"
+        path.write_bytes(data)
+        return load_bundle(str(path))
+
+
 def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -> None:
-    bundle = load_bundle(sub.bundle.path)
+    bundle = stored_bundle(sub)
     aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                .values_list("workload", flat=True))
@@ -148,6 +167,11 @@ def _verify_backend(submission_id: int, backend: str) -> None:
         log.exception("verified evaluation of submission %s on %s failed", submission_id, backend)
         Submission.objects.filter(pk=sub.pk).update(verification=V.FAILED)
         return
+    finish_verification_if_complete(submission_id)
+
+
+def finish_verification_if_complete(submission_id: int) -> None:
+    V = Submission.Verification
     with transaction.atomic():
         sub = Submission.objects.select_for_update().get(pk=submission_id)
         expected = {(w.id, b) for w in _verified_tasks(sub) for b in sub.backends}
@@ -155,6 +179,24 @@ def _verify_backend(submission_id: int, backend: str) -> None:
         if expected <= have and sub.verification != V.FINISHED:
             sub.verification, sub.verified_at = V.FINISHED, timezone.now()
             sub.save(update_fields=["verification", "verified_at"])
+
+
+def finish_track(submission_id: int, track: str) -> None:
+    """Finish the submission (public) or its verification once every task has a result."""
+    if track == Result.VERIFIED:
+        finish_verification_if_complete(submission_id)
+    else:
+        finish_if_complete(submission_id)
+
+
+def fail(sub: Submission, track: str, exc: Exception) -> None:
+    """A job that could not go on: the submission fails with the reason (public), or its
+    verification does (staff see the state; the reason may name held-out workloads)."""
+    if track == Result.VERIFIED:
+        Submission.objects.filter(pk=sub.pk).update(verification=Submission.Verification.FAILED)
+    else:
+        Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=str(exc)[:4000],
+                                                    finished_at=timezone.now())
 
 
 def _verified_tasks(sub: Submission) -> list:

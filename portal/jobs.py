@@ -14,19 +14,43 @@ def queue_for(backend: str) -> str:
     return "eval." + backend.replace(":", ".")
 
 
-def dispatch(submission_id: int, backend: str, track: str = "public") -> None:
+def build_queue_for(backend: str) -> str:
+    return "build." + backend.replace(":", ".")
+
+
+def dispatch(submission_id: int, backend: str, track: str = "public", *, kind: str = "bundle") -> None:
+    """Queue a submission's evaluation on one backend: with the compile farm on, a bundle's
+    build job (its measurement is queued when the build is done); else one job doing both."""
     global _local
     args = (submission_id, backend) + ((track,) if track != "public" else ())
+    farm = settings.EKB_COMPILE_FARM and kind == "bundle"
     if settings.EKB_INPROCESS_WORKER:
         from portal.evaluation import evaluate_backend
+        from portal.farm import build_backend
 
         if _local is None:  # one job at a time: timing needs the machine to itself
             _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
-        _local.submit(evaluate_backend, *args)
+        _local.submit(build_backend if farm else evaluate_backend, *args)
         return
-    from portal.tasks import evaluate
+    from portal.tasks import build, evaluate
 
-    evaluate.apply_async(args, queue=queue_for(backend))
+    if farm:
+        build.apply_async(args, queue=build_queue_for(backend))
+    else:
+        evaluate.apply_async(args, queue=queue_for(backend))
+
+
+def dispatch_measure(submission_id: int, backend: str, track: str = "public") -> None:
+    """Queue the measurement of a built submission on the machines that have the device."""
+    args = (submission_id, backend) + ((track,) if track != "public" else ())
+    if settings.EKB_INPROCESS_WORKER:
+        from portal.farm import measure_backend
+
+        _local.submit(measure_backend, *args)  # after the build that queued it, on the same thread
+        return
+    from portal.tasks import measure
+
+    measure.apply_async(args, queue=queue_for(backend))
 
 
 def queue_depth(backend: str) -> int | None:

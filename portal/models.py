@@ -7,6 +7,8 @@ is what makes a redelivered job harmless.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
@@ -220,3 +222,64 @@ class Worker(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname}: {', '.join(b['name'] for b in self.backends)}"
+
+
+class Blob(models.Model):
+    """Content-addressed bytes every worker reads from the database they share: uploaded bundles
+    and built artifacts. A worker on another machine needs no file of the portal's (no media
+    directory, no local path); the same bytes are stored once, however many jobs name them."""
+
+    class Kind(models.TextChoices):
+        BUNDLE = "bundle"
+        ARTIFACT = "artifact"
+
+    digest = models.CharField(max_length=64, primary_key=True)  # sha256 of data
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    data = models.BinaryField()
+    size = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    @classmethod
+    def put(cls, kind: str, data: bytes) -> str:
+        """Store ``data`` (once) and return its digest; ValueError past the size cap."""
+        limit = settings.EKB_BLOB_MAX_BYTES
+        if len(data) > limit:
+            raise ValueError(f"{kind} of {len(data) >> 20} MiB: over the {limit >> 20} MiB a stored blob may hold")
+        digest = hashlib.sha256(data).hexdigest()
+        cls.objects.get_or_create(digest=digest, defaults={"kind": kind, "data": data, "size": len(data)})
+        return digest
+
+    @classmethod
+    def read(cls, digest: str) -> bytes:
+        """The bytes stored under ``digest``, checked against it (LookupError when absent)."""
+        row = cls.objects.filter(digest=digest).first()
+        if row is None:
+            raise LookupError(f"no stored blob {digest[:16]}…")
+        data = bytes(row.data)
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise ValueError(f"stored blob {digest[:16]}… does not match its digest")
+        return data
+
+
+class Build(models.Model):
+    """One task's build, made by a build job for the measurement job that follows it: the
+    candidate's and the baselines' artifacts (files by :class:`Blob` digest), or the build's
+    failure. ``record`` is the TaskResult so far (the build's steps and detail; for a failure,
+    the final result). Unique per task: a redelivered build job skips what is built."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="builds")
+    workload = models.CharField(max_length=200)
+    backend = models.CharField(max_length=80)
+    track = models.CharField(max_length=10, default="public")
+    candidate = models.JSONField(null=True)  # [[file name, digest], ...]; None: the build failed
+    baselines = models.JSONField(default=dict)  # role -> [[file name, digest], ...]
+    record = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["submission", "workload", "backend", "track"],
+                                               name="one_build_per_task_and_track")]
+
+    @property
+    def failed(self) -> bool:
+        return self.candidate is None

@@ -175,6 +175,12 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 # No broker: jobs run on a worker thread inside the web process (embedded mode).
 EKB_INPROCESS_WORKER = not CELERY_BROKER_URL
+# Building and measuring as separate jobs: a bundle's tasks are built on `build.<backend>` (any
+# machine with TVM and the compilers), their artifacts stored in the database, and measured on
+# `eval.<backend>` (the machines with the device). Off: one job per backend does both.
+EKB_COMPILE_FARM = os.environ.get("EKB_COMPILE_FARM", "").lower() in ("1", "true", "yes")
+# What one stored blob (an uploaded bundle, a built artifact) may hold
+EKB_BLOB_MAX_BYTES = int(os.environ.get("EKB_BLOB_MAX_MB", "64")) << 20
 CELERY_TASK_ACKS_LATE = True  # a job killed mid-way is redelivered; task bodies are idempotent
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

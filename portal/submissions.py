@@ -12,7 +12,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from evaluator.formats.bundle import BundleError, Limits, load_bundle
-from portal.models import Submission
+from portal.models import Blob, Submission
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 LIMITS = Limits()
@@ -74,6 +74,7 @@ def create_submission(owner, upload, *, name: str = "", description: str = "", p
                          tasks_total=len(suite.served(settings.EKB_TASKS)) * len(chosen))
         sub.bundle.save(f"{sha[:16]}{suffix}", ContentFile(data), save=False)
         sub.save()
+        Blob.put(Blob.Kind.BUNDLE, data)  # where every worker reads it, on any machine
         if enqueue:
             transaction.on_commit(lambda: enqueue_jobs(sub))
     return sub
@@ -83,7 +84,7 @@ def enqueue_jobs(sub: Submission) -> None:
     from portal import jobs
 
     for backend in sub.backends:
-        jobs.dispatch(sub.pk, backend)
+        jobs.dispatch(sub.pk, backend, kind=sub.kind)
 
 
 def request_verification(sub: Submission) -> Submission:
@@ -101,7 +102,7 @@ def request_verification(sub: Submission) -> Submission:
             from portal import jobs
 
             for backend in sub.backends:
-                jobs.dispatch(sub.pk, backend, "verified")
+                jobs.dispatch(sub.pk, backend, "verified", kind=sub.kind)
 
         transaction.on_commit(enqueue)
     return sub

@@ -221,11 +221,11 @@ def _descendants(pid: int) -> list[int]:
 class Worker:
     """One real ``celery worker`` process group consuming the test database's jobs."""
 
-    def __init__(self, log_path: Path, env: dict[str, str], pool: str = "prefork"):
+    def __init__(self, log_path: Path, env: dict[str, str], pool: str = "prefork", queues: str = QUEUE):
         self.log_path = log_path
         self._log = open(log_path, "ab")
         self.proc = subprocess.Popen(
-            [str(Path(sys.executable).with_name("celery")), "-A", "portal", "worker", "-Q", QUEUE,
+            [str(Path(sys.executable).with_name("celery")), "-A", "portal", "worker", "-Q", queues,
              "--concurrency", "1", "--pool", pool, "-l", "info", "-n", f"test-{uuid.uuid4().hex[:8]}@%h",
              "--without-mingle", "--without-gossip", "--without-heartbeat"],
             cwd=REPO, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
@@ -301,8 +301,8 @@ def workers(transactional_db, broker, tmp_path):
         def __init__(self):
             self.started: list[Worker] = []
 
-        def start(self, **env: str) -> Worker:
-            w = Worker(tmp_path / f"worker-{len(self.started) + 1}.log", worker_env(**env))
+        def start(self, queues: str = QUEUE, **env: str) -> Worker:
+            w = Worker(tmp_path / f"worker-{len(self.started) + 1}.log", worker_env(**env), queues=queues)
             self.started.append(w)
             w.wait_ready()
             return w

@@ -1,8 +1,11 @@
 """Start a ``celery worker`` for the backends this machine has.
 
     python manage.py run_worker --backends cpu-llvm,opencl [--concurrency 1]
+    python manage.py run_worker --build cpu-llvm,cuda --backends ""     # a build machine
 
-Each backend must be available here (a cuda worker needs a GPU, ``rpc:<key>`` a tracker that
+``--backends``: the measurement queues (``eval.<backend>``) of the devices this machine has;
+``--build``: the compile farm's build queues (``build.<backend>``, with EKB_COMPILE_FARM=1), which
+any machine with TVM and the compilers can serve. Each measured backend must be available here (a cuda worker needs a GPU, ``rpc:<key>`` a tracker that
 knows the key); the worker consumes their queues and advertises them (see portal/workers.py).
 """
 
@@ -17,20 +20,23 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--backends", default="cpu-llvm",
                             help="comma-separated backends, e.g. cpu-llvm,opencl,rpc:rk3588")
+        parser.add_argument("--build", default="",
+                            help="comma-separated backends whose build jobs (compile farm) this worker serves")
         parser.add_argument("--concurrency", type=int, default=1,
                             help="parallel jobs (1: timing needs the machine to itself)")
         parser.add_argument("--hostname", default="", help="Celery node name (default: ekb-<pid>@%%h)")
 
-    def handle(self, *args, backends: str, concurrency: int, hostname: str, **opts):
+    def handle(self, *args, backends: str, build: str, concurrency: int, hostname: str, **opts):
         from django.conf import settings
 
         from portal import workers
         from portal.celery import app
-        from portal.jobs import queue_for
+        from portal.jobs import build_queue_for, queue_for
 
         names = [b.strip() for b in backends.split(",") if b.strip()]
-        if not names:
-            raise CommandError("--backends names no backend")
+        builds = [b.strip() for b in build.split(",") if b.strip()]
+        if not names and not builds:
+            raise CommandError("--backends and --build name no backend")
         if not 1 <= concurrency <= 64:
             raise CommandError("--concurrency must be between 1 and 64")
         if settings.EKB_INPROCESS_WORKER:
@@ -39,7 +45,8 @@ class Command(BaseCommand):
         problems = [f"{i['name']}: {i['reason']}" for i in workers.describe(names) if not i["available"]]
         if problems:
             raise CommandError("cannot serve unavailable backends: " + "; ".join(problems))
-        argv = ["worker", "-Q", ",".join(queue_for(b) for b in names), "--concurrency", str(concurrency),
+        queues = [queue_for(b) for b in names] + [build_queue_for(b) for b in builds]
+        argv = ["worker", "-Q", ",".join(queues), "--concurrency", str(concurrency),
                 "--loglevel", "info"]
         if hostname:
             argv += ["-n", hostname]

@@ -1,0 +1,90 @@
+"""The compile farm: a build worker and a measurement worker, two real ``celery worker``
+processes that share only the database and the broker, evaluate a submission end to end.
+
+The build worker serves ``build.cpu-llvm`` only and the measurement worker ``eval.cpu-llvm``
+only; each has a var directory of its own, empty, so neither can read the upload from the
+portal's media directory: the bundle and the artifacts reach them through the database.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from portal_helpers import (BACKEND, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, RELU_OFF_BY_HALF, broker,  # noqa: F401
+                            bundle_zip, fresh_throttle_cache, isolated_media, make_user, served_tasks, token_client,
+                            upload, wait_for, workers)
+
+pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
+BUILD_QUEUE = "build.cpu-llvm"
+
+
+def _files_under(path) -> list[str]:
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_build_worker_and_a_measurement_worker_evaluate_a_submission(workers, broker, settings, tmp_path):
+    from portal.models import Blob, Build, Result, Submission
+
+    settings.EKB_COMPILE_FARM = True  # this process queues the build job; the build worker the measurement
+    media = settings.MEDIA_ROOT
+    builder_var, measurer_var = tmp_path / "builder-var", tmp_path / "measurer-var"
+    farm = {"EKB_COMPILE_FARM": "1"}
+    builder = workers.start(queues=BUILD_QUEUE, EKB_VAR_DIR=str(builder_var), **farm)
+    measurer = workers.start(queues=QUEUE, EKB_VAR_DIR=str(measurer_var), **farm)
+
+    data = bundle_zip(MATMUL_HAND_TUNED, RELU_DEFAULT, RELU_OFF_BY_HALF, name="farmed")
+    resp = token_client(make_user("alice")).post("/api/v1/submissions/", {"bundle": upload(data)}, format="multipart")
+    assert resp.status_code == 201, resp.content
+    sub_id = resp.json()["id"]
+    assert _files_under(media), "the upload is in the portal's media directory"
+
+    sub = wait_for(lambda: Submission.objects.filter(pk=sub_id, state__in=Submission.TERMINAL).first(),
+                   timeout=300, what=f"submission {sub_id} to finish", logs=workers.logs)
+    assert sub.state == Submission.State.FINISHED, f"{sub.state}: {sub.error}\n{workers.logs()}"
+
+    # each worker did its own job only
+    built, measured = builder.log(1 << 20), measurer.log(1 << 20)
+    assert "Task portal.build[" in built and "succeeded" in built and "portal.measure[" not in built
+    assert "Task portal.measure[" in measured and "succeeded" in measured and "portal.build[" not in measured
+    assert "portal.evaluate[" not in built + measured
+
+    # every public task was built once and measured once; the builds' files are in the database
+    public = {w.id for w in served_tasks()}
+    builds = {b.workload: b for b in Build.objects.filter(submission=sub)}
+    assert set(builds) == public
+    results = {r.workload: r for r in Result.objects.filter(submission=sub)}
+    assert set(results) == public and sub.tasks_done == len(public)
+    matmul, relu, broken = (results[s.workload] for s in (MATMUL_HAND_TUNED, RELU_DEFAULT, RELU_OFF_BY_HALF))
+    assert matmul.status == "correct" and matmul.speedup_tvm_default > 0, matmul.reason
+    assert relu.status == "correct", relu.reason
+    assert broken.status == "wrong_result" and "differs from the reference" in broken.reason
+    assert {r.status for w, r in results.items() if w not in (matmul.workload, relu.workload, broken.workload)} == \
+        {"missing"}
+    digests = [d for b in builds.values() if not b.failed
+               for _, d in b.candidate + [f for files in b.baselines.values() for f in files]]
+    assert digests and Blob.objects.filter(digest__in=digests, kind=Blob.Kind.ARTIFACT).count() == len(set(digests))
+    assert matmul.record["steps_s"]["build"] > 0  # the build's step, carried into the measured record
+    assert Blob.objects.filter(digest=sub.bundle_sha256, kind=Blob.Kind.BUNDLE).exists()
+
+    # neither worker read or wrote a file of the portal's: their own var directories hold no upload
+    for var in (builder_var, measurer_var):
+        assert not any(f.startswith("media") for f in _files_under(var)) if var.exists() else True
+    assert broker.llen(QUEUE) == 0 and broker.llen(BUILD_QUEUE) == 0
+
+
+@pytest.mark.django_db
+def test_a_blob_is_stored_once_and_checked_when_read(settings):
+    from portal.models import Blob
+
+    a = Blob.put(Blob.Kind.ARTIFACT, b"kernel bytes")
+    assert Blob.put(Blob.Kind.ARTIFACT, b"kernel bytes") == a and Blob.objects.count() == 1
+    assert Blob.read(a) == b"kernel bytes"
+    Blob.objects.filter(digest=a).update(data=b"tampered")
+    with pytest.raises(ValueError, match="does not match its digest"):
+        Blob.read(a)
+    with pytest.raises(LookupError, match="no stored blob"):
+        Blob.read("0" * 64)
+    settings.EKB_BLOB_MAX_BYTES = 1 << 20
+    with pytest.raises(ValueError, match="artifact of 2 MiB: over the 1 MiB a stored blob may hold"):
+        Blob.put(Blob.Kind.ARTIFACT, b"x" * (2 << 20))
