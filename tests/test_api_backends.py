@@ -80,5 +80,5 @@ def test_run_worker_refuses_a_backend_this_machine_lacks(settings):
     settings.EKB_INPROCESS_WORKER = False
     with pytest.raises(CommandError, match=r"cannot serve unavailable backends: cuda: "):
         call_command("run_worker", "--backends", "cpu-llvm,cuda")
-    with pytest.raises(CommandError, match="names no backend"):
+    with pytest.raises(CommandError, match="--backends and --build name no backend"):
         call_command("run_worker", "--backends", " , ")
