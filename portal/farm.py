@@ -48,6 +48,9 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
     if track == Result.PUBLIC:
         Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
         Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
+    else:
+        V = Submission.Verification
+        Submission.objects.filter(pk=sub.pk, verification=V.QUEUED).update(verification=V.RUNNING)
     try:
         bundle = evaluation.stored_bundle(sub)
         pipe = Pipeline(backend)

@@ -43,9 +43,12 @@ def dispatch(submission_id: int, backend: str, track: str = "public", *, kind: s
 def dispatch_measure(submission_id: int, backend: str, track: str = "public") -> None:
     """Queue the measurement of a built submission on the machines that have the device."""
     args = (submission_id, backend) + ((track,) if track != "public" else ())
+    global _local
     if settings.EKB_INPROCESS_WORKER:
         from portal.farm import measure_backend
 
+        if _local is None:
+            _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
         _local.submit(measure_backend, *args)  # after the build that queued it, on the same thread
         return
     from portal.tasks import measure

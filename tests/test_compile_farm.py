@@ -88,3 +88,29 @@ def test_a_blob_is_stored_once_and_checked_when_read(settings):
     settings.EKB_BLOB_MAX_BYTES = 1 << 20
     with pytest.raises(ValueError, match="artifact of 2 MiB: over the 1 MiB a stored blob may hold"):
         Blob.put(Blob.Kind.ARTIFACT, b"x" * (2 << 20))
+
+
+@pytest.mark.django_db
+def test_the_verified_track_is_built_and_measured_by_the_farm(monkeypatch):
+    """Held-out workloads go through the same two jobs, with the verified seeds: the verification
+    finishes with a result on every task of the verified track, held-out ones included."""
+    from leaderboard.slices import track_tasks
+    from portal import farm, jobs
+    from portal.models import Build, Result, Submission
+    from portal.submissions import create_submission
+
+    sub = create_submission(make_user("bob"), upload(bundle_zip(RELU_DEFAULT, name="verified-farm")), enqueue=False)
+    Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FINISHED,
+                                                verification=Submission.Verification.QUEUED)
+    # the measurement job, run here as soon as the build job queues it
+    monkeypatch.setattr(jobs, "dispatch_measure", lambda pk, backend, track: farm.measure_backend(pk, backend, track))
+    farm.build_backend(sub.pk, BACKEND, Result.VERIFIED)
+
+    sub.refresh_from_db()
+    assert sub.verification == Submission.Verification.FINISHED
+    expected = {w.id for w in track_tasks(Result.VERIFIED)}
+    results = {r.workload: r for r in Result.objects.filter(submission=sub, track=Result.VERIFIED)}
+    assert set(results) == expected == set(Build.objects.filter(submission=sub).values_list("workload", flat=True))
+    assert any(r.hidden for r in results.values())
+    assert results[RELU_DEFAULT.workload].status == "correct", results[RELU_DEFAULT.workload].reason
+    assert not Result.objects.filter(submission=sub, track=Result.PUBLIC).exists()
