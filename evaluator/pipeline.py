@@ -46,6 +46,12 @@ class Candidate:
     trace: list | None = None
     launch: dict | None = None  # raw-source formats only
 
+    @classmethod
+    def of(cls, entry, w) -> "Candidate | None":
+        """A bundle entry's kernel for workload ``w`` (its launch bound to ``w``'s sizes); None
+        without an entry."""
+        return cls(entry.format, entry.source, entry.trace, entry.launch_for(w)) if entry else None
+
 
 class Pipeline:
     """Evaluates tasks on one backend.
@@ -746,7 +752,7 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
         e = bundle.entry_for(w, pipe.info.name)
         if e is not None:
             used.add(e.index)
-        cand = Candidate(e.format, e.source, e.trace, e.launch_for(w)) if e else None
+        cand = Candidate.of(e, w)
         res = pipe.evaluate(w, cand)
         results.append(res)
         if progress:

@@ -138,7 +138,7 @@ def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -
         if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
             raise _Cancelled
         e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
-        r = pipe.evaluate(w, Candidate(e.format, e.source, e.trace, e.launch_for(w)) if e else None)
+        r = pipe.evaluate(w, Candidate.of(e, w))
         if store(sub, r, device=pipe.info.device, track=track) and track == Result.PUBLIC:
             Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
 

@@ -62,7 +62,7 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
             if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
                 return
             e = bundle.entry_for(w, backend)
-            artifact, record = pipe.build(w, Candidate(e.format, e.source, e.trace, e.launch_for(w)) if e else None)
+            artifact, record = pipe.build(w, Candidate.of(e, w))
             baselines = {}
             if artifact is not None:
                 baselines = {role: _store_files(a) for role, a in pipe.baselines(w, record).items()}

@@ -32,9 +32,6 @@ class SizeExpr:
     tree: ast.expr
     names: frozenset[str]  # the shape parameters it reads
 
-    def __call__(self, params: Mapping[str, int]) -> int:
-        return evaluate(self, params)
-
 
 def parse(text: str) -> SizeExpr:
     """The checked expression; :class:`LaunchExprError` naming the first problem."""
@@ -49,18 +46,13 @@ def parse(text: str) -> SizeExpr:
     nodes = list(ast.walk(tree))
     if len(nodes) > MAX_NODES:
         raise LaunchExprError(f"size expression {text!r} has {len(nodes)} terms; the limit is {MAX_NODES}")
-    names = set()
     for node in nodes:
         problem = _refused(node)
         if problem:
             raise LaunchExprError(f"size expression {text!r}: {problem}")
-        if isinstance(node, ast.Name) and not _is_function_name(node, tree):
-            names.add(node.id)
+    called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+    names = {n.id for n in nodes if isinstance(n, ast.Name) and id(n) not in called}
     return SizeExpr(text, tree, frozenset(names))
-
-
-def _is_function_name(node: ast.Name, tree: ast.expr) -> bool:
-    return any(isinstance(c, ast.Call) and c.func is node for c in ast.walk(tree))
 
 
 def _refused(node: ast.AST) -> str:

@@ -109,7 +109,7 @@ def _concrete(sizes: list | None) -> list[int] | None:
     return sizes if sizes is not None and all(isinstance(x, int) for x in sizes) else None
 
 
-def _check_sizes(fmt: str, launch: dict, errors: list[str], sizes: dict[str, list | None]) -> None:
+def _check_sizes(fmt: str, errors: list[str], sizes: dict[str, list | None]) -> None:
     """What can be said of the sizes once they are numbers (at once, or per workload at build)."""
     if fmt == "opencl-source":
         glob, local = sizes["global"], sizes["local"]
@@ -155,7 +155,7 @@ def check_launch_for(fmt: str):
             first, second = SIZE_KEYS[fmt]
             sizes = {first: _sizes(launch, first, errors),
                      second: _sizes(launch, second, errors, optional=fmt == "opencl-source")}
-            _check_sizes(fmt, launch, errors, sizes)
+            _check_sizes(fmt, errors, sizes)
         if fmt == "cuda-source":
             shared = launch.get("shared_bytes", 0)
             if not isinstance(shared, int) or isinstance(shared, bool) or not 0 <= shared <= MAX_SHARED_BYTES:
@@ -230,7 +230,7 @@ def resolve_sizes(fmt: str, launch: dict) -> dict:
         out[key] = values
     errors: list[str] = []
     first, second = SIZE_KEYS[fmt]
-    _check_sizes(fmt, out, errors, {first: out.get(first), second: out.get(second)})
+    _check_sizes(fmt, errors, {first: out.get(first), second: out.get(second)})
     if errors:
         where = f" for this workload ({_shape_text(bound)})" if isinstance(bound, dict) else ""
         raise ValueError(f"launch{where}: " + "; ".join(errors))

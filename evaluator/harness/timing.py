@@ -382,7 +382,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         if not agreement["telling"] and child[name] and name == "candidate":
             # only the candidate's process runs submitted code; a patched timer gains nothing
             # either way (the parent's clock is the measurement): this only makes it visible
-            agreement = _probe_clock(servers[name], numbers[name], child[name], rtt, left) or agreement
+            agreement = _probe_clock(servers[name], numbers[name], child[name], rtt, left)
         child_clock[name] = agreement
     return TimingReport(
         times={n: _stats(samples[n], numbers[n]) for n in names},
@@ -459,7 +459,7 @@ def clock_agreement(pairs: list[tuple[float, float]], rtt: float) -> dict:
 
 
 def _probe_clock(srv: Server, number: int, pairs: list[tuple[float, float]], rtt: float,
-                 left: Callable[[], float]) -> dict | None:
+                 left: Callable[[], float]) -> dict:
     """The step's clock compared on :data:`CLOCK_PROBES` batches long enough to tell, sized
     from the parent's own view of the timed samples (a call costs at most what a whole sample
     took over its calls; one trial batch corrects an overestimate)."""
