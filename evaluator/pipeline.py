@@ -25,7 +25,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from evaluator import records, scoring, suite
-from evaluator.backends import Backend, BackendUnavailable, get_backend
+from evaluator.backends import Backend, BackendUnavailable, get_backend, get_builder
 from evaluator.backends.peaks import cache_dir, peaks, remeasured, roofline_fraction
 from evaluator.baselines import tvm_tuned
 from evaluator.harness import linkage, timing
@@ -35,6 +35,7 @@ from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
 from evaluator.harness.protocol import Protocol
 from evaluator.records import TaskResult, Timing
 from evaluator.suite.inputs import draw, generate
+from evaluator.suite.spec import WorkloadSpec
 
 
 @dataclass(frozen=True)
@@ -53,34 +54,29 @@ class Candidate:
         return cls(entry.format, entry.source, entry.trace, entry.launch_for(w)) if entry else None
 
 
-class Pipeline:
-    """Evaluates tasks on one backend.
+class Builder:
+    """The build half of evaluating tasks on one backend: the candidate built in a sandboxed
+    step, the baselines built from our own code. Needs TVM's compiler and the backend's target,
+    not its device: a compile farm's build worker is one (``backends.get_builder``), and every
+    :class:`Pipeline` is one too.
 
     ``sandbox``: a :class:`~evaluator.sandbox.Sandbox`, ``"auto"`` (the sandbox when this machine
     has one; otherwise refuse, unless unsafe local mode is on) or ``None`` (unsandboxed: only for
     trusted bundles, and only when ``EKB_UNSAFE_LOCAL=1``).
     """
 
-    def __init__(self, backend: Backend | str, protocol: Protocol | None = None,
-                 seeds: Iterable[int] | None = None, sandbox="auto",
+    def __init__(self, backend: Backend | str, protocol: Protocol | None = None, sandbox="auto",
                  tuned_records: Path | None = tvm_tuned.RECORDS_DIR):
-        self.backend = get_backend(backend) if isinstance(backend, str) else backend
+        self.backend = get_builder(backend) if isinstance(backend, str) else backend
+        self.name = self.backend.name
         # where tvm-tuned records are read from (None: no tvm-tuned baseline)
         self.tuned_records = tuned_records
         self.protocol = protocol or Protocol()
-        if seeds is not None:  # secret seeds for verified runs replace the public ones
-            self.protocol = Protocol(**{**self.protocol.__dict__, "seeds": tuple(seeds)})
         self.sandbox = _choose_sandbox(sandbox)
-        if self.sandbox is not None:  # a GPU backend's steps get its device nodes, nothing more
-            self.sandbox = self.sandbox.with_devices(self.backend.device_paths())
-        self.info = self.backend.info()
-        if not self.info.available:
-            raise BackendUnavailable(f"backend {self.info.name!r} is unavailable here: {self.info.reason}")
-        self.peak = peaks(self.info.name, self.info.device, measure=self.backend.measure_peaks)
-        self._peak_remeasured = False  # at most once per pipeline: an attacker's many fast claims cost one
-        # the seeded input sets and their references, per workload and seed: a worker evaluates
-        # many submissions on the same workloads (kept in this process's memory only)
-        self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
+
+    def target(self) -> dict:
+        """The TVM target this builder's artifacts are for (JSON)."""
+        return self.backend.target()
 
     # --- baselines ---------------------------------------------------------------------------
     def baseline_artifact(self, w: suite.WorkloadDef) -> Path:
@@ -105,7 +101,7 @@ class Pipeline:
         """The ``tvm-tuned`` build of a workload from its stored record, cached by what determines
         it, and a note on a record that exists but is not used (stale, unreadable): ``(None, "")``
         without a record. Raises when a usable record does not build."""
-        return self._tuned_build(tvm_tuned.lookup(w, self.info.name, self.tuned_records), w)
+        return self._tuned_build(tvm_tuned.lookup(w, self.name, self.tuned_records), w)
 
     def _tuned_build(self, found: tvm_tuned.Lookup, w: suite.WorkloadDef) -> tuple[Path | None, str]:
         import tvm
@@ -125,31 +121,9 @@ class Pipeline:
 
     def has_tuned(self, w: suite.WorkloadDef) -> bool:
         """Whether a usable (not stale) tvm-tuned record exists for the workload here."""
-        if self.tuned_records is None or not tvm_tuned.record_path(w.id, self.info.name, self.tuned_records).is_file():
+        if self.tuned_records is None or not tvm_tuned.record_path(w.id, self.name, self.tuned_records).is_file():
             return False
-        return tvm_tuned.lookup(w, self.info.name, self.tuned_records).record is not None
-
-    def evaluate_module(self, w: suite.WorkloadDef, mod) -> TaskResult:
-        """Check and time a trusted, already scheduled module (a fresh ``tvm-tuned`` result) as
-        the candidate, through the same run step, checks and timing as any submission, beside
-        ``tvm-default``. Built here, not in a child: it is not submitted code. Neither a stored
-        tvm-tuned record nor the vendor call is timed alongside (some NumPy calls take seconds
-        per timed sample, and only tuned against default is asked here)."""
-        base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
-                          domains=list(w.domains), hidden=w.hidden)
-        with tempfile.TemporaryDirectory(prefix="ekb-module-") as d:
-            path = Path(d) / ARTIFACT
-            t0 = time.perf_counter()
-            try:
-                self.backend.build(mod, str(path))
-            except Exception as e:  # noqa: BLE001
-                from evaluator.ir.layered_trace import _tvm_message
-
-                return self._fail(base, records.COMPILE_ERROR, f"build error: {_tvm_message(e)}", step="build")
-            finally:
-                base.steps_s["build"] = time.perf_counter() - t0
-            artifact = Artifact.trusted(path)
-        return self._check_and_time(w, base, artifact, time_tuned=False, time_vendor=False)
+        return tvm_tuned.lookup(w, self.name, self.tuned_records).record is not None
 
     def _scratch(self):
         if self.sandbox is not None:
@@ -158,19 +132,12 @@ class Pipeline:
 
     # --- one task ----------------------------------------------------------------------------
     def _task_record(self, w, cand: Candidate | None) -> TaskResult:
-        base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
+        base = TaskResult(w.id, self.name, records.MISSING, level=w.level, family=w.family,
                           domains=list(w.domains), hidden=w.hidden,
                           trace=cand.trace if cand else None)
         if cand is None:
             base.reason = "no entry for this task in the bundle"
         return base
-
-    def evaluate(self, w: suite.WorkloadDef, cand: Candidate | None) -> TaskResult:
-        base = self._task_record(w, cand)
-        if cand is None:
-            return base
-        with self._scratch() as scratch:
-            return self._evaluate(w, cand, base, scratch)
 
     def build(self, w: suite.WorkloadDef, cand: Candidate | None) -> tuple["Artifact | None", TaskResult]:
         """The build step alone, for a compile farm: the candidate's artifact and the task's record
@@ -211,10 +178,6 @@ class Pipeline:
                 status = records.COMPILE_ERROR if step == "build" else records.RUNTIME_ERROR
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
-    def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:
-        # the baselines' processes start while the candidate builds (the build is one core's work)
-        return self._check_and_time(w, r, lambda: self._build(w, cand, r, scratch))
-
     def _build(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> "Artifact | TaskResult":
         """The build step: the candidate's library, or the task's failure."""
         import tvm
@@ -225,7 +188,7 @@ class Pipeline:
         _create(scratch / "candidate.src", cand.source.encode("utf-8"))
         t0 = time.perf_counter()
         child = self._child("build", m.BuildRequest(
-            backend=self.info.name, format=cand.format, source="candidate.src", canonical="canonical.json",
+            backend=self.name, target=self.target(), format=cand.format, source="candidate.src", canonical="canonical.json",
             artifact=ARTIFACT, launch=cand.launch, tensors=tuple(m.TensorSpec(**t) for t in w.signature())), scratch)
         try:
             msg = child.read(m.BuildReply, lim.build_s)
@@ -275,6 +238,62 @@ class Pipeline:
                 r.detail["tuned_error"] = f"tvm-tuned does not build here: {_tvm_message(e)}"[:2000]
         return out
 
+
+class Pipeline(Builder):
+    """Evaluates tasks on one backend whose device is on this machine: builds (as a
+    :class:`Builder`), then checks and times in the run steps (``measure``)."""
+
+    def __init__(self, backend: Backend | str, protocol: Protocol | None = None,
+                 seeds: Iterable[int] | None = None, sandbox="auto",
+                 tuned_records: Path | None = tvm_tuned.RECORDS_DIR):
+        super().__init__(get_backend(backend) if isinstance(backend, str) else backend, protocol, sandbox,
+                         tuned_records)
+        if seeds is not None:  # secret seeds for verified runs replace the public ones
+            self.protocol = Protocol(**{**self.protocol.__dict__, "seeds": tuple(seeds)})
+        if self.sandbox is not None:  # a GPU backend's steps get its device nodes, nothing more
+            self.sandbox = self.sandbox.with_devices(self.backend.device_paths())
+        self.info = self.backend.info()
+        if not self.info.available:
+            raise BackendUnavailable(f"backend {self.info.name!r} is unavailable here: {self.info.reason}")
+        self.peak = peaks(self.info.name, self.info.device, measure=self.backend.measure_peaks)
+        self._peak_remeasured = False  # at most once per pipeline: an attacker's many fast claims cost one
+        # the seeded input sets and their references, per workload and seed: a worker evaluates
+        # many submissions on the same workloads (kept in this process's memory only)
+        self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
+
+    def evaluate_module(self, w: suite.WorkloadDef, mod) -> TaskResult:
+        """Check and time a trusted, already scheduled module (a fresh ``tvm-tuned`` result) as
+        the candidate, through the same run step, checks and timing as any submission, beside
+        ``tvm-default``. Built here, not in a child: it is not submitted code. Neither a stored
+        tvm-tuned record nor the vendor call is timed alongside (some NumPy calls take seconds
+        per timed sample, and only tuned against default is asked here)."""
+        base = TaskResult(w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
+                          domains=list(w.domains), hidden=w.hidden)
+        with tempfile.TemporaryDirectory(prefix="ekb-module-") as d:
+            path = Path(d) / ARTIFACT
+            t0 = time.perf_counter()
+            try:
+                self.backend.build(mod, str(path))
+            except Exception as e:  # noqa: BLE001
+                from evaluator.ir.layered_trace import _tvm_message
+
+                return self._fail(base, records.COMPILE_ERROR, f"build error: {_tvm_message(e)}", step="build")
+            finally:
+                base.steps_s["build"] = time.perf_counter() - t0
+            artifact = Artifact.trusted(path)
+        return self._check_and_time(w, base, artifact, time_tuned=False, time_vendor=False)
+
+    def evaluate(self, w: suite.WorkloadDef, cand: Candidate | None) -> TaskResult:
+        base = self._task_record(w, cand)
+        if cand is None:
+            return base
+        with self._scratch() as scratch:
+            return self._evaluate(w, cand, base, scratch)
+
+    def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:
+        # the baselines' processes start while the candidate builds (the build is one core's work)
+        return self._check_and_time(w, r, lambda: self._build(w, cand, r, scratch))
+
     def _serve(self, stack: contextlib.ExitStack, w, kernels: dict[str, Artifact | dict],
                limit_s: float) -> dict[str, timing.Server]:
         """Start one process, in its own fresh scratch, serving ``kernels`` (role → artifact, or
@@ -302,7 +321,7 @@ class Pipeline:
             # OpenBLAS's threads spin for ~0.1 s after each call (2^28 cycles) unless told not
             # to: cores taken from the kernel timed next, and CPU the idle check would see
             env["OPENBLAS_THREAD_TIMEOUT"] = "4"
-        elif not self.backend.registry_calls(w):
+        elif not _registry_calls(self.backend, w):
             # (not for the vendor call, from the pattern files, which use TE; nor where TVM's own
             # build calls the registry: tvm.contrib.sort is not in the runtime-only library)
             # loading and calling a built kernel needs TVM's runtime only: half the import time,
@@ -317,14 +336,15 @@ class Pipeline:
                 record: TaskResult | None = None) -> TaskResult:
         """Check and time kernels built elsewhere (a compile farm's artifacts, on a measurement
         machine without TVM's compiler): the same run steps, checks and timing as ``evaluate``.
-        ``w`` may be any workload-like object; where its ``reference`` returns None for an input
-        set (no NumPy reference here), the trusted ``tvm-default`` process computes it.
+        ``w``: the workload, or its :class:`~evaluator.suite.spec.WorkloadSpec` where the pattern
+        files cannot be imported; for the timed phase's fresh inputs a spec has no reference, and
+        the trusted ``tvm-default`` process computes it.
         ``record``: the task's record from its build (:meth:`build`), completed here."""
         r = record if record is not None else TaskResult(
             w.id, self.info.name, records.MISSING, level=w.level, family=w.family,
-            domains=list(w.domains), hidden=getattr(w, "hidden", False))
+            domains=list(w.domains), hidden=w.hidden)
         try:
-            artifact.check_linkage(lambda: self.backend.registry_calls(w))
+            artifact.check_linkage(lambda: _registry_calls(self.backend, w))
         except ValueError as e:
             return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
         return self._check_and_time(w, r, artifact, time_vendor=time_vendor, baselines=baselines)
@@ -337,7 +357,7 @@ class Pipeline:
         lim = self.protocol.limits
         if baselines is None:
             baselines = self._baselines(w, r, time_tuned)
-        vendor = self.backend.vendor_spec(w) if time_vendor else None
+        vendor = (w.vendor if isinstance(w, WorkloadSpec) else self.backend.vendor_spec(w)) if time_vendor else None
         with contextlib.ExitStack() as stack:
             t0 = time.perf_counter()
             others: dict[str, Artifact | dict] = dict(baselines)
@@ -423,6 +443,9 @@ class Pipeline:
         if key not in self._seeded:
             arrays = generate(w, seed)
             reference = w.reference(arrays)
+            if reference is None:  # a WorkloadSpec's references were drawn on the build machine
+                raise RuntimeError(f"{w.id}: no reference for seeded input set {seed} here: the inputs drawn "
+                                   "on this machine differ from the build machine's (NumPy versions?)")
             if sum(a.nbytes for a in arrays) + sum(np.asarray(a).nbytes for a in reference) > self.SEEDED_MAX_BYTES:
                 return arrays, reference  # a large one is cheaper to make again than to hold
             self._seeded[key] = (arrays, reference)
@@ -521,6 +544,10 @@ class Pipeline:
             r.status = records.SUSPECT
             r.reason = "timing is suspect: " + "; ".join(why)
         return r
+
+
+def _registry_calls(backend: Backend, w) -> bool:
+    return w.registry_calls if isinstance(w, WorkloadSpec) else backend.registry_calls(w)
 
 
 def suspicion(w, r: TaskResult, report: timing.TimingReport, peak: dict | None) -> list[str]:

@@ -151,6 +151,23 @@ def result_landed(result) -> None:
     refresh_submission(result.submission_id, board, result.track, result.workload)
 
 
+def results_landed(results) -> None:
+    """Refresh what a batch of stored results changes (a measurement job's, announced at once):
+    each board's baseline rows when a result carries newer baseline timings, and each
+    submission's rows, rescored once per board and track."""
+    touched, samples = set(), set()
+    for r in results:
+        board = board_for(r.backend, r.device)
+        if note_sample(board, r):
+            samples.add(board.pk)
+        touched.add((r.submission_id, board.pk, r.track))
+    boards = {b.pk: b for b in Board.objects.filter(pk__in={pk for _, pk, _ in touched})}
+    for pk in samples:
+        refresh_baselines(boards[pk])
+    for submission_id, pk, track in sorted(touched):
+        refresh_submission(submission_id, boards[pk], track)
+
+
 def record_peak(backend: str, device: str, peak: dict, *, replace: bool = False) -> BackendPeak:
     """Store a backend's measured peak on a device (the first measurement unless ``replace``)."""
     values = {"flops_per_s": peak["flops_per_s"], "bytes_per_s": peak["bytes_per_s"], "detail": peak,

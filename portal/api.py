@@ -116,7 +116,7 @@ class BackendsView(APIView):
 
         from evaluator.backends import infos
         from portal import workers
-        from portal.jobs import queue_depth
+        from portal.jobs import queue_depth, queue_for
 
         local = {i.name: i.to_json() for i in infos()}
         served_by: dict[str, list[dict]] = {}
@@ -133,6 +133,7 @@ class BackendsView(APIView):
             row["workers"] = [{"hostname": a["hostname"], "device": a["device"], "last_seen": a["last_seen"]}
                               for a in ads]
             row["served"] = name in settings.EKB_BACKENDS
+            row["queue"] = queue_for(name)
             row["queue_depth"] = queue_depth(name) if row["served"] else None
             rows.append(row)
         return Response(BackendSerializer(rows, many=True).data)

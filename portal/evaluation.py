@@ -30,9 +30,10 @@ from portal.models import Blob, Result, Submission
 log = logging.getLogger(__name__)
 
 
-def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC) -> bool:
-    """Store one TaskResult and refresh the leaderboard aggregates it changes; False when it was
-    already there."""
+def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, announce: bool = True) -> bool:
+    """Store one TaskResult and (``announce``) refresh the leaderboard aggregates it changes;
+    False when it was already there. A measurement machine stores without announcing: the
+    boards' slices are the suite's, and it has no pattern files (``farm.land_backend``)."""
     try:
         with transaction.atomic():
             result = Result.objects.create(
@@ -44,6 +45,8 @@ def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC) -
             )
     except IntegrityError:
         return False
+    if not announce:
+        return True
     try:
         aggregates.result_landed(result)
     except Exception:  # noqa: BLE001 - the result is stored; `manage.py rebuild_boards` catches up

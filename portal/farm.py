@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import IntegrityError
 from django.db.models import F
 from django.utils import timezone
 
-from evaluator import suite
+from evaluator.backends import get_builder
 from evaluator.harness.protocol import Protocol
-from evaluator.pipeline import Artifact, Candidate, Pipeline
+from evaluator.pipeline import Artifact, Builder, Candidate, Pipeline
 from evaluator.records import TaskResult
-from leaderboard.slices import heldout_secret, track_tasks
+from evaluator.suite.spec import WorkloadSpec
+from leaderboard import aggregates
+from leaderboard.slices import track_tasks
 from portal import evaluation, jobs
 from portal.models import Blob, Build, Result, Submission
 
@@ -40,8 +43,16 @@ def _load_files(files: list[list[str]]) -> Artifact:
     return Artifact(tuple((name, Blob.read(digest)) for name, digest in files))
 
 
+def _seeds(sub: Submission, backend: str, track: str) -> tuple[int, ...]:
+    n = len(Protocol().seeds)
+    return tuple(evaluation.verification_seeds(sub.pk, backend, n)) if track == Result.VERIFIED else Protocol().seeds
+
+
 def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -> None:
-    """Build every task of a submission's track on one backend, then queue its measurement."""
+    """Build every task of a submission's track on one backend, then queue its measurement.
+
+    Needs TVM's compiler, not the device: the target is the device's where it is here, else the
+    one ``EKB_BUILD_TARGETS`` names for the backend (e.g. cuda's arch)."""
     sub = Submission.objects.filter(pk=submission_id).first()
     if sub is None or sub.state in (Submission.State.CANCELLED, Submission.State.FAILED):
         return
@@ -53,7 +64,8 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
         Submission.objects.filter(pk=sub.pk, verification=V.QUEUED).update(verification=V.RUNNING)
     try:
         bundle = evaluation.stored_bundle(sub)
-        pipe = Pipeline(backend)
+        builder = Builder(get_builder(backend, settings.EKB_BUILD_TARGETS.get(backend)))
+        target, seeds = builder.target(), _seeds(sub, backend, track)
         built = set(Build.objects.filter(submission=sub, backend=backend, track=track)
                     .values_list("workload", flat=True))
         for w in track_tasks(track):
@@ -62,14 +74,17 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
             if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
                 return
             e = bundle.entry_for(w, backend)
-            artifact, record = pipe.build(w, Candidate.of(e, w))
-            baselines = {}
+            artifact, record = builder.build(w, Candidate.of(e, w))
+            baselines, spec, references = {}, {}, ""
             if artifact is not None:
-                baselines = {role: _store_files(a) for role, a in pipe.baselines(w, record).items()}
+                baselines = {role: _store_files(a) for role, a in builder.baselines(w, record).items()}
+                ws = WorkloadSpec.of(w, builder.backend, seeds)
+                spec, references = ws.to_json(), Blob.put(Blob.Kind.REFERENCE, ws.references_npz())
             try:
                 Build.objects.create(submission=sub, workload=w.id, backend=backend, track=track,
                                      candidate=_store_files(artifact) if artifact is not None else None,
-                                     baselines=baselines, record=record.to_json())
+                                     baselines=baselines, record=record.to_json(), target=target,
+                                     workload_spec=spec, references=references)
             except IntegrityError:  # a concurrent duplicate of this job built it first
                 pass
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
@@ -85,9 +100,7 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
     if sub is None or sub.state in (Submission.State.CANCELLED, Submission.State.FAILED):
         return
     try:
-        seeds = evaluation.verification_seeds(sub.pk, backend, len(Protocol().seeds)) \
-            if track == Result.VERIFIED else None
-        pipe = Pipeline(backend, seeds=seeds)
+        pipe = Pipeline(backend, seeds=_seeds(sub, backend, track))
         done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                    .values_list("workload", flat=True))
         for b in Build.objects.filter(submission=sub, backend=backend, track=track).order_by("workload"):
@@ -97,13 +110,29 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
                 return
             record = TaskResult.from_json(b.record)
             if not b.failed:
-                w = suite.get_workload(b.workload, secret=heldout_secret())
+                why = pipe.backend.runs_target(b.target)
+                if why:  # a build worker configured for another device: nothing here can run it
+                    raise RuntimeError(f"{b.workload}: the artifacts cannot run on this {backend} device: {why}")
+                # no pattern file is imported here: a measurement machine has TVM's runtime only
+                w = WorkloadSpec.from_json(b.workload_spec, Blob.read(b.references))
                 record = pipe.measure(w, _load_files(b.candidate),
                                       {role: _load_files(f) for role, f in b.baselines.items()}, record=record)
-            if evaluation.store(sub, record, device=pipe.info.device, track=track) and track == Result.PUBLIC:
+            if evaluation.store(sub, record, device=pipe.info.device, track=track, announce=False) \
+                    and track == Result.PUBLIC:
                 Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
     except Exception as exc:  # noqa: BLE001
         log.exception("measuring submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)
         return
-    evaluation.finish_track(sub.pk, track)
+    jobs.dispatch_land(sub.pk, backend, track)
+
+
+def land_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -> None:
+    """The measured results reach the boards, and the track finishes once every task has one.
+    Runs where the suite is (the boards' slices are made of its workloads)."""
+    results = Result.objects.filter(submission_id=submission_id, backend=backend, track=track)
+    try:
+        aggregates.results_landed(results)
+    except Exception:  # noqa: BLE001 - the results are stored; `manage.py rebuild_boards` catches up
+        log.exception("refreshing the boards after submission %s on %s failed", submission_id, backend)
+    evaluation.finish_track(submission_id, track)

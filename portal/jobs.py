@@ -21,16 +21,13 @@ def build_queue_for(backend: str) -> str:
 def dispatch(submission_id: int, backend: str, track: str = "public", *, kind: str = "bundle") -> None:
     """Queue a submission's evaluation on one backend: with the compile farm on, a bundle's
     build job (its measurement is queued when the build is done); else one job doing both."""
-    global _local
     args = (submission_id, backend) + ((track,) if track != "public" else ())
     farm = settings.EKB_COMPILE_FARM and kind == "bundle"
     if settings.EKB_INPROCESS_WORKER:
         from portal.evaluation import evaluate_backend
         from portal.farm import build_backend
 
-        if _local is None:  # one job at a time: timing needs the machine to itself
-            _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
-        _local.submit(build_backend if farm else evaluate_backend, *args)
+        _local_submit(build_backend if farm else evaluate_backend, *args)
         return
     from portal.tasks import build, evaluate
 
@@ -40,20 +37,38 @@ def dispatch(submission_id: int, backend: str, track: str = "public", *, kind: s
         evaluate.apply_async(args, queue=queue_for(backend))
 
 
+def _local_submit(fn, *args) -> None:
+    global _local
+    if _local is None:  # one job at a time: timing needs the machine to itself
+        _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
+    _local.submit(fn, *args)  # after the job that queued it, on the same thread
+
+
 def dispatch_measure(submission_id: int, backend: str, track: str = "public") -> None:
     """Queue the measurement of a built submission on the machines that have the device."""
     args = (submission_id, backend) + ((track,) if track != "public" else ())
-    global _local
     if settings.EKB_INPROCESS_WORKER:
         from portal.farm import measure_backend
 
-        if _local is None:
-            _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
-        _local.submit(measure_backend, *args)  # after the build that queued it, on the same thread
+        _local_submit(measure_backend, *args)
         return
     from portal.tasks import measure
 
     measure.apply_async(args, queue=queue_for(backend))
+
+
+def dispatch_land(submission_id: int, backend: str, track: str = "public") -> None:
+    """Queue the announcement of a measured submission's results where the suite is: the boards'
+    slices are the suite's, and a measurement machine has TVM's runtime only (a build queue)."""
+    args = (submission_id, backend) + ((track,) if track != "public" else ())
+    if settings.EKB_INPROCESS_WORKER:
+        from portal.farm import land_backend
+
+        _local_submit(land_backend, *args)
+        return
+    from portal.tasks import land
+
+    land.apply_async(args, queue=build_queue_for(backend))
 
 
 def queue_depth(backend: str) -> int | None:

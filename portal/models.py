@@ -232,6 +232,7 @@ class Blob(models.Model):
     class Kind(models.TextChoices):
         BUNDLE = "bundle"
         ARTIFACT = "artifact"
+        REFERENCE = "reference"  # a workload's reference outputs (evaluator WorkloadSpec)
 
     digest = models.CharField(max_length=64, primary_key=True)  # sha256 of data
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -274,6 +275,11 @@ class Build(models.Model):
     candidate = models.JSONField(null=True)  # [[file name, digest], ...]; None: the build failed
     baselines = models.JSONField(default=dict)  # role -> [[file name, digest], ...]
     record = models.JSONField(default=dict)
+    target = models.JSONField(default=dict)  # the TVM target the artifacts are for
+    # the workload as a machine without the pattern files measures it (evaluator WorkloadSpec)
+    # and the Blob of its seeded sets' reference outputs; empty for a failed build
+    workload_spec = models.JSONField(default=dict)
+    references = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -21,6 +21,19 @@ def _flag(name: str, default: bool = False) -> bool:
     return os.environ.get(name, "1" if default else "0").lower() in ("1", "true", "yes", "on")
 
 
+def _json_setting(name: str, default: dict) -> dict:
+    raw = os.environ.get(name, "")
+    if not raw:
+        return default
+    try:
+        value = json.loads(raw)
+    except ValueError as e:
+        raise ImproperlyConfigured(f"{name} is not JSON: {e}") from None
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        raise ImproperlyConfigured(f"{name} must be a JSON object of objects, one per backend")
+    return value
+
+
 # Secrets this deployment makes itself when none is configured: one file each, readable by the
 # owner only, in a folder of the owner only (never under STATIC_ROOT or MEDIA_ROOT).
 EKB_SECRETS_DIR = VAR_DIR / "secrets"
@@ -179,6 +192,10 @@ EKB_INPROCESS_WORKER = not CELERY_BROKER_URL
 # machine with TVM and the compilers), their artifacts stored in the database, and measured on
 # `eval.<backend>` (the machines with the device). Off: one job per backend does both.
 EKB_COMPILE_FARM = os.environ.get("EKB_COMPILE_FARM", "").lower() in ("1", "true", "yes")
+# What a build worker builds for a backend whose device is not on its machine, as JSON:
+# {"cuda": {"arch": "sm_90", "host": {"kind": "llvm", "mcpu": "x86-64-v3"}}} (the measuring GPU's
+# arch and its host CPU). A measurement worker refuses artifacts built for another device.
+EKB_BUILD_TARGETS = _json_setting("EKB_BUILD_TARGETS", {})
 # What one stored blob (an uploaded bundle, a built artifact) may hold
 EKB_BLOB_MAX_BYTES = int(os.environ.get("EKB_BLOB_MAX_MB", "64")) << 20
 CELERY_TASK_ACKS_LATE = True  # a job killed mid-way is redelivered; task bodies are idempotent

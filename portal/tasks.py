@@ -1,7 +1,7 @@
 from celery import shared_task
 
 from portal.evaluation import evaluate_backend
-from portal.farm import build_backend, measure_backend
+from portal.farm import build_backend, land_backend, measure_backend
 
 
 @shared_task(name="portal.evaluate", acks_late=True, reject_on_worker_lost=True)
@@ -23,3 +23,10 @@ def build(submission_id: int, backend: str, track: str = "public") -> None:
 def measure(submission_id: int, backend: str, track: str = "public") -> None:
     """Check and time a built submission on this machine's device. Idempotent."""
     measure_backend(submission_id, backend, track)
+
+
+@shared_task(name="portal.land", acks_late=True, reject_on_worker_lost=True)
+def land(submission_id: int, backend: str, track: str = "public") -> None:
+    """Announce a measured submission's results to the boards and finish the track, where the
+    suite is (a build queue's machine). Idempotent."""
+    land_backend(submission_id, backend, track)

@@ -48,7 +48,7 @@ def describe(backends: list[str]) -> list[dict]:
     except (subprocess.SubprocessError, OSError, ValueError) as e:
         found, why = {}, f"could not describe the backends here: {e}"[:500]
     return [found.get(name) or {"name": name, "available": False, "reason": why, "device": "", "arch": "",
-                                "target": {}, "queue": ""} for name in backends]
+                                "target": {}} for name in backends]
 
 
 def advertise(hostname: str, backends: list[str]) -> Worker:

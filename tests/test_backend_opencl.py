@@ -66,7 +66,7 @@ def test_info_names_the_platform_and_device_and_the_cli_lists_it():
     assert info.available and info.reason == ""
     assert info.device == ocl.device_identity(rt.platform, rt.device)
     assert rt.device.name.strip() in info.device and ": " in info.device
-    assert info.arch.startswith("OpenCL C") and info.queue == "eval.opencl"
+    assert info.arch.startswith("OpenCL C")
     out = subprocess.run([sys.executable, "-m", "evaluator", "backends", "--json"], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
     listed = {b["name"]: b for b in json.loads(out)}

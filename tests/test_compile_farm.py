@@ -104,6 +104,7 @@ def test_the_verified_track_is_built_and_measured_by_the_farm(monkeypatch):
                                                 verification=Submission.Verification.QUEUED)
     # the measurement job, run here as soon as the build job queues it
     monkeypatch.setattr(jobs, "dispatch_measure", lambda pk, backend, track: farm.measure_backend(pk, backend, track))
+    monkeypatch.setattr(jobs, "dispatch_land", lambda pk, backend, track: farm.land_backend(pk, backend, track))
     farm.build_backend(sub.pk, BACKEND, Result.VERIFIED)
 
     sub.refresh_from_db()
@@ -114,3 +115,133 @@ def test_the_verified_track_is_built_and_measured_by_the_farm(monkeypatch):
     assert any(r.hidden for r in results.values())
     assert results[RELU_DEFAULT.workload].status == "correct", results[RELU_DEFAULT.workload].reason
     assert not Result.objects.filter(submission=sub, track=Result.PUBLIC).exists()
+
+
+def _cuda_bundle() -> bytes:
+    """The cuda-source example's entries for the tasks the tests' portal serves."""
+    import io
+    import json
+    import zipfile
+
+    from portal_helpers import EXAMPLES
+
+    served = {w.id for w in served_tasks()}
+    doc = json.loads((EXAMPLES / "cuda-source" / "manifest.json").read_text())
+    doc["entries"] = [e for e in doc["entries"] if e["workload"] in served]
+    assert len(doc["entries"]) >= 2
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("manifest.json", json.dumps(doc))
+        for name in {e["file"] for e in doc["entries"]}:
+            z.writestr(name, (EXAMPLES / "cuda-source" / name).read_bytes())
+    return buf.getvalue()
+
+
+H200 = {"arch": "sm_90", "host": {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": "x86-64-v3"}}
+
+
+@pytest.mark.django_db
+def test_a_build_worker_without_a_gpu_builds_for_the_gpu_its_settings_name(settings, monkeypatch):
+    """On this GPU-less machine the build job builds a cuda submission for the arch
+    EKB_BUILD_TARGETS names: the candidates in the sandbox, the tvm-default baselines through
+    dlight, and for each task the workload as a compiler-less measurement machine needs it."""
+    from evaluator.backends.cuda import driver
+    from portal import farm, jobs
+    from portal.models import Blob, Build, Submission
+    from portal.submissions import create_submission
+
+    assert driver()[0], "this test is about a machine without a GPU"
+    settings.EKB_BUILD_TARGETS = {"cuda": H200}
+    queued = []
+    monkeypatch.setattr(jobs, "dispatch_measure", lambda *args: queued.append(args))
+    sub = create_submission(make_user("carol"), upload(_cuda_bundle()), enqueue=False)
+    farm.build_backend(sub.pk, "cuda")
+
+    sub.refresh_from_db()
+    assert sub.state == Submission.State.RUNNING, sub.error
+    assert queued == [(sub.pk, "cuda", "public")]  # measured where the GPU is
+    built = [b for b in Build.objects.filter(submission=sub, backend="cuda") if not b.failed]
+    assert len(built) >= 2, [b.record.get("reason") for b in Build.objects.filter(submission=sub)]
+    for b in built:
+        assert b.target["arch"] == "sm_90" and b.target["host"] == H200["host"]
+        assert b.record["status"] == "missing" and b.record["steps_s"]["build"] > 0  # measured later
+        assert set(b.baselines) == {"tvm-default"}
+        (name, digest), = b.baselines["tvm-default"]
+        assert b"__global__" in Blob.read(digest)  # dlight's CUDA C, compiled for the arch where it runs
+        spec = b.workload_spec
+        assert spec["id"] == b.workload and spec["registry_calls"] is True and len(spec["references"]) == 3
+        assert spec["vendor"] is None or spec["vendor"]["pattern"]  # PyTorch's call, named by pattern
+        assert Blob.objects.get(digest=b.references).kind == Blob.Kind.REFERENCE
+
+
+@pytest.mark.django_db
+def test_a_bad_build_target_fails_the_build_with_its_reason(settings):
+    from portal import farm
+    from portal.models import Submission
+    from portal.submissions import create_submission
+
+    settings.EKB_BUILD_TARGETS = {"cuda": {"arch": "sm90; rm -rf /"}}
+    sub = create_submission(make_user("dave"), upload(_cuda_bundle()), enqueue=False)
+    farm.build_backend(sub.pk, "cuda")
+    sub.refresh_from_db()
+    assert sub.state == Submission.State.FAILED and "needs an arch like 'sm_90'" in sub.error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_measurement_imports_no_pattern_file_and_refuses_another_device_s_artifacts(monkeypatch, tmp_path):
+    """A measurement worker needs TVM's runtime, not the pattern files: measuring in a process
+    where importing any of them fails still gives every task its result. Artifacts built for
+    another device are refused with the reason, never run."""
+    import os
+    import subprocess
+    import sys
+
+    from leaderboard.models import BoardEntry
+    from portal import farm, jobs
+    from portal.models import Build, Result, Submission
+    from portal.submissions import create_submission
+    from portal_helpers import REPO
+
+    monkeypatch.setattr(jobs, "dispatch_measure", lambda *args: None)
+    sub = create_submission(make_user("erin"), upload(bundle_zip(RELU_DEFAULT, RELU_OFF_BY_HALF, name="no-patterns")),
+                            enqueue=False)
+    farm.build_backend(sub.pk, BACKEND)
+    measure = (
+        "import importlib.abc, sys\n"
+        "class NoPatterns(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name.startswith('evaluator.suite.patterns.'):\n"
+        "            raise ImportError('a measurement machine has no pattern files: ' + name)\n"
+        "sys.meta_path.insert(0, NoPatterns())\n"
+        "import django; django.setup()\n"
+        "from portal import farm, jobs\n"
+        "jobs.dispatch_land = lambda *args: print('land', *args)\n"
+        f"farm.measure_backend({sub.pk}, {BACKEND!r})\n"
+        "assert not [m for m in sys.modules if m.startswith('evaluator.suite.patterns.')]\n")
+    from django.db import connection
+
+    env = {**os.environ, "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"}
+    out = subprocess.run([sys.executable, "-c", measure], cwd=REPO, env=env, check=True, timeout=300,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == f"land {sub.pk} {BACKEND} public"  # the boards are left to a machine with the suite
+    sub.refresh_from_db()
+    assert sub.state == Submission.State.RUNNING and sub.tasks_done == len(served_tasks())
+    assert not BoardEntry.objects.filter(submission=sub).exists()
+    farm.land_backend(sub.pk, BACKEND)
+    sub.refresh_from_db()
+    assert sub.state == Submission.State.FINISHED, sub.error
+    assert BoardEntry.objects.filter(submission=sub).exists()
+    results = {r.workload: r for r in Result.objects.filter(submission=sub)}
+    assert results[RELU_DEFAULT.workload].status == "correct", results[RELU_DEFAULT.workload].reason
+    assert results[RELU_OFF_BY_HALF.workload].status == "wrong_result"
+
+    # the same builds claimed for another CPU: refused before anything runs
+    again = create_submission(make_user("frank"), upload(bundle_zip(RELU_DEFAULT, name="other-cpu")), enqueue=False)
+    farm.build_backend(again.pk, BACKEND)
+    Build.objects.filter(submission=again, candidate__isnull=False).update(
+        target={"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"]})
+    farm.measure_backend(again.pk, BACKEND)
+    again.refresh_from_db()
+    assert again.state == Submission.State.FAILED
+    assert "cannot run on this cpu-llvm device: built for mcpu=None, mtriple='aarch64-linux-gnu'" in again.error
+    assert not Result.objects.filter(submission=again, status="correct").exists()

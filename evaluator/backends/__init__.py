@@ -9,8 +9,8 @@ from evaluator.backends.cuda import Cuda
 from evaluator.backends.opencl import OpenCL
 from evaluator.backends.rpc import KEY_RE as RPC_KEY_RE
 
-__all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "infos",
-           "name_problem"]
+__all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "get_builder",
+           "infos", "name_problem"]
 
 BACKENDS: dict[str, type[Backend]] = {"cpu-llvm": CpuLlvm, "opencl": OpenCL, "cuda": Cuda}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
@@ -43,6 +43,15 @@ def get_backend(name: str) -> Backend:
         raise BackendUnavailable(f"backend {name!r} is unavailable: {PLANNED[name]}")
     raise BackendUnavailable(f"unknown backend {name!r}; known: {sorted(BACKENDS) + sorted(PLANNED)} "
                              "and rpc:<key> for a remote board")
+
+
+def get_builder(name: str, target: dict | None = None) -> Backend:
+    """A backend's build half (its target and compiler), on a machine that need not have its
+    device: a compile farm's build worker. ``target``: the device's TVM target, when it is not
+    here (cuda: ``{"arch": "sm_90", "host": {...}}``)."""
+    if name in BACKENDS:
+        return BACKENDS[name].for_target(target)
+    return get_backend(name)  # a remote board's target comes from its tracker
 
 
 def infos() -> list[BackendInfo]:

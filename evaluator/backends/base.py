@@ -23,7 +23,6 @@ class BackendInfo:
     device: str  # human-readable device identity (CPU model, GPU name, board)
     arch: str  # ISA/arch the code is built for
     target: dict = field(default_factory=dict)  # the TVM target, as JSON
-    queue: str = ""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -100,6 +99,27 @@ class Backend(ABC):
         if not (w.has_vendor and self.vendor_baseline):
             return None
         return {"pattern": w.pattern.id, "params": w.params, "module": pattern_module(w.pattern)}
+
+    @classmethod
+    def for_target(cls, target: dict | None) -> "Backend":
+        """The backend's build half for ``target`` (the device's TVM target, JSON), on a machine
+        that need not have the device: a compile farm's build worker. By default the target is
+        this machine's own, whatever is asked; a backend whose device can be elsewhere (cuda)
+        takes it from ``target``."""
+        return cls()
+
+    # the target keys that decide whether code built for one device runs on another
+    TARGET_KEYS = ("kind", "arch", "mcpu", "mtriple", "mattr")
+
+    def runs_target(self, built_for: dict) -> str:
+        """Why an artifact built for ``built_for`` cannot run on this machine's device ("" when it
+        can): a compile farm's artifacts are measured where the device is."""
+        here = self.target()
+        differ = [k for k in self.TARGET_KEYS if here.get(k) != built_for.get(k)]
+        if not differ:
+            return ""
+        return ("built for " + ", ".join(f"{k}={built_for.get(k)!r}" for k in differ) + "; this device is "
+                + ", ".join(f"{k}={here.get(k)!r}" for k in differ))
 
     @abstractmethod
     def info(self) -> BackendInfo: ...

@@ -86,7 +86,7 @@ class CpuLlvm(Backend):
         target = self.target()
         arch = target.get("mcpu") or target.get("mtriple") or platform.machine()
         return BackendInfo(self.name, True, "", f"{model} ({target['num-cores']} cores)", arch,
-                           target, queue="eval.cpu-llvm")
+                           target)
 
     def target(self) -> dict:
         return host_target()

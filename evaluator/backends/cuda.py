@@ -385,9 +385,23 @@ class Cuda(Backend):
     name = "cuda"
     vendor_baseline = False  # NumPy on the host is no GPU library; PyTorch is (vendor_spec)
 
-    def __init__(self, arch: str | None = None, host: dict | None = None):
-        self._arch, self._host = arch, host
+    def __init__(self, arch: str | None = None, host: dict | None = None, limits: dict | None = None):
+        self._arch, self._host, self._limits = arch, host, limits
         self._clock = None
+
+    @classmethod
+    def for_target(cls, target: dict | None) -> "Cuda":
+        """Builds for the GPU ``target`` names (its ``arch``, e.g. sm_90, and ``host``), which
+        need not be here; without one, for this machine's GPU."""
+        if not target:
+            return cls()
+        if not re.fullmatch(r"sm_\d{2,3}[a-z]?", str(target.get("arch", ""))):
+            raise BackendUnavailable(f"backend 'cuda': a build target needs an arch like 'sm_90', not "
+                                     f"{target.get('arch')!r}")
+        host = target.get("host")
+        limits = {k: int(target[k]) for k in LIMITS if isinstance(target.get(k), int)}
+        return cls(arch=target["arch"], host=host if isinstance(host, dict) else None,
+                   limits={**LIMITS, **limits})
 
     # --- availability ----------------------------------------------------------------------
     def device_paths(self) -> DevicePaths:
@@ -402,11 +416,11 @@ class Cuda(Backend):
         why = why or _missing_packages()
         target = self.target() if self._arch or not why else {}
         device = f"{facts['name']} ({facts['sms']} SMs, L2 {facts['l2_bytes'] >> 20} MiB)" if facts else ""
-        return BackendInfo(self.name, not why, why, device, target.get("arch", ""), target, queue="eval.cuda")
+        return BackendInfo(self.name, not why, why, device, target.get("arch", ""), target)
 
     def target(self) -> dict:
         """What TVM's own device detection gives (arch and per-block limits), plus the host."""
-        arch, limits = self._arch, LIMITS
+        arch, limits = self._arch, self._limits or LIMITS
         if arch is None:
             why, facts = driver()
             if why:

@@ -51,8 +51,8 @@ class OpenCL(Backend):
         try:
             rt = ocl.runtime()
         except BackendUnavailable as e:
-            return BackendInfo(self.name, False, str(e), "", "", target, queue="eval.opencl")
-        return BackendInfo(self.name, True, "", rt.identity, rt.arch, target, queue="eval.opencl")
+            return BackendInfo(self.name, False, str(e), "", "", target)
+        return BackendInfo(self.name, True, "", rt.identity, rt.arch, target)
 
     def unavailable(self) -> str:
         try:

@@ -469,10 +469,6 @@ class RpcBackend(Backend):
         return _RemoteKernel(remote.load_module(name), self.device(), graph)
 
 
-def _queue(key: str) -> str:
-    return f"eval.rpc.{key}"  # portal.jobs.queue_for's name for rpc:<key>
-
-
 def _arch_of(target: dict) -> str:
     return str(target.get("mcpu") or target.get("mtriple") or "")
 
@@ -489,7 +485,7 @@ def _unavailable(key: str, reason: str) -> BackendInfo:
         target = board_target(key)
     except BackendUnavailable:
         target = {}
-    return BackendInfo(f"rpc:{key}", False, reason, "", _arch_of(target), target, queue=_queue(key))
+    return BackendInfo(f"rpc:{key}", False, reason, "", _arch_of(target), target)
 
 
 def _board_info(key: str, board: dict | None, where: str) -> BackendInfo:
@@ -502,7 +498,7 @@ def _board_info(key: str, board: dict | None, where: str) -> BackendInfo:
         return _unavailable(key, f"no board with key {key!r} is registered with the RPC tracker at {where}")
     device = (f"TVM RPC board {key!r} at {', '.join(board['addrs'])} via tracker {where} "
               f"({len(board['addrs'])} registered, {board['free']} free, {board['pending']} waiting)")
-    return BackendInfo(f"rpc:{key}", True, "", device, _arch_of(target), target, queue=_queue(key))
+    return BackendInfo(f"rpc:{key}", True, "", device, _arch_of(target), target)
 
 
 def infos() -> list[BackendInfo]:

@@ -91,10 +91,10 @@ def _split_too_short(found: re.Match, source: str, canonical) -> str:
 def build(req: m.BuildRequest, chan) -> None:
     import tvm
 
-    from evaluator.backends import get_backend
+    from evaluator.backends import get_builder
     from evaluator import formats
 
-    backend = get_backend(req.backend)
+    backend = get_builder(req.backend, req.target)
     with open(req.canonical) as f:
         canonical = tvm.ir.load_json(f.read())
     with open(req.source, encoding="utf-8") as f:

@@ -146,6 +146,7 @@ class BuildRequest(Message):
     artifact: str
     tensors: tuple[TensorSpec, ...]
     launch: dict | None = None
+    target: dict | None = None  # the device's target, for a device that need not be here
 
 
 @dataclass(frozen=True)
