@@ -564,7 +564,9 @@ def suspicion(w, r: TaskResult, report: timing.TimingReport, peak: dict | None) 
         why.append(f"the kernel's process used {idle * 1e3:.0f} ms of CPU while it was not being called "
                    f"({idle_wall * 1e3:.0f} ms): background work outside the timed calls")
     copies = report.copy_s
-    base_copy = min((v for k, v in copies.items() if k != "candidate"), default=None)
+    # against TVM's own builds only: the vendor call's process moves the same tensors faster
+    # (4x on the H200, through PyTorch's CUDA context), which made honest kernels suspect
+    base_copy = min((v for k, v in copies.items() if k not in ("candidate", "vendor")), default=None)
     if "candidate" in copies and base_copy is not None and copies["candidate"] > 3 * base_copy + 1e-4:
         why.append(f"moving its tensors to and from the device took {copies['candidate'] * 1e6:.0f} µs a call "
                    f"against the baseline's {base_copy * 1e6:.0f} µs: work done outside the timed call")

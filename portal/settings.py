@@ -7,11 +7,13 @@ in-process worker thread; its SECRET_KEY is a random one made on first start and
 ``celery worker`` processes.
 """
 
+import json
 import os
 import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("EKB_VAR_DIR", BASE_DIR / "var"))
@@ -209,6 +211,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("EKB_VISIBILITY_TIMEOUT", "3600")),
 }
 CELERY_TASK_IGNORE_RESULT = True
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # A broker that is a folder (kombu's filesystem transport): for a measurement machine that
+    # is reached by carrying files to it, not over a network (bench/gpu_matrix.py). The folder
+    # travels with the database; jobs are idempotent, so one read twice is harmless.
+    EKB_BROKER_DIR = Path(os.environ.get("EKB_BROKER_DIR", VAR_DIR / "broker"))
+    for _part in ("queue", "control"):
+        (EKB_BROKER_DIR / _part).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(EKB_BROKER_DIR / "queue"),
+                                       "data_folder_out": str(EKB_BROKER_DIR / "queue"),
+                                       "control_folder": str(EKB_BROKER_DIR / "control")}
 
 EKB_BACKENDS = [b for b in os.environ.get("EKB_BACKENDS", "cpu-llvm").split(",") if b]
 # The public workloads this deployment evaluates and ranks: every one when empty, else

@@ -245,3 +245,20 @@ def test_measurement_imports_no_pattern_file_and_refuses_another_device_s_artifa
     assert again.state == Submission.State.FAILED
     assert "cannot run on this cpu-llvm device: built for mcpu=None, mtriple='aarch64-linux-gnu'" in again.error
     assert not Result.objects.filter(submission=again, status="correct").exists()
+
+
+@pytest.mark.parametrize("value, message", [
+    ("{not json", "EKB_BUILD_TARGETS is not JSON"),
+    ('["cuda"]', "EKB_BUILD_TARGETS must be a JSON object of objects, one per backend"),
+    ('{"cuda": "sm_90"}', "EKB_BUILD_TARGETS must be a JSON object of objects, one per backend")])
+def test_a_malformed_build_target_setting_stops_the_start_with_its_name(value, message):
+    import os
+    import subprocess
+    import sys
+
+    from portal_helpers import REPO
+
+    proc = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "DJANGO_SETTINGS_MODULE": "portal.settings",
+                                                       "EKB_BUILD_TARGETS": value})
+    assert proc.returncode != 0 and f"ImproperlyConfigured: {message}" in proc.stderr

@@ -454,3 +454,33 @@ def test_tvm_default_against_itself_is_a_tie(pipe, wid):
     lo, hi = r.speedup_ci["tvm-default"]
     assert lo <= r.speedup["tvm-default"] <= hi
     assert 0.85 < r.speedup["tvm-default"] < 1.15
+
+
+# --- a piece of a piecewise formula left out -----------------------------------------------------
+
+# relu6 without its clamp at 6, hard-sigmoid without its upper clamp: each is right wherever the
+# input sets do not reach that piece, so the sets must reach every piece (relu6's did not: its
+# inputs were drawn at scale 1, never above 6)
+DROPPED_PIECE = {
+    "activation/relu6@n1c96h28w28": ("T_relu6", "T.max(X[v0, v1, v2, v3], T.float32(0))"),
+    "activation/hard-sigmoid@n1c96h28w28": ("T_hard_sigmoid",
+                                            "T.max(X[v0, v1, v2, v3] + T.float32(3), T.float32(0)) / T.float32(6)"),
+    "activation/hard-swish@n1c96h28w28": ("T_hard_swish", "X[v0, v1, v2, v3] * T.min(X[v0, v1, v2, v3] + "
+                                          "T.float32(3), T.float32(6)) / T.float32(6)"),
+}
+
+
+@pytest.mark.parametrize("wid", sorted(DROPPED_PIECE))
+def test_a_kernel_without_one_piece_of_a_piecewise_activation_is_wrong(pipe, wid):
+    out, expr = DROPPED_PIECE[wid]
+    src = f'''
+@T.prim_func(s_tir=True)
+def main(X: T.Buffer((1, 96, 28, 28), "float32"), {out}: T.Buffer((1, 96, 28, 28), "float32")):
+    for i0, i1, i2, i3 in T.grid(1, 96, 28, 28):
+        with T.sblock("{out}"):
+            v0, v1, v2, v3 = T.axis.remap("SSSS", [i0, i1, i2, i3])
+            {out}[v0, v1, v2, v3] = {expr}
+'''
+    r = evaluate(pipe, wid, Candidate("tvmscript", src))
+    assert r.status == records.WRONG_RESULT, (r.status, r.reason)
+    assert "differs from the reference" in r.reason and "input set 1" in r.reason, r.reason

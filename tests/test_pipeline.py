@@ -157,3 +157,24 @@ def test_the_absolute_tolerance_grows_with_the_length_of_a_sum():
     assert _mismatch(honest, ref, "float32", accumulated_terms(dot)) is None
     assert _mismatch(honest, ref, "float32", accumulated_terms(relu)) is not None
     assert _mismatch(wrong, ref, "float32", accumulated_terms(dot)) is not None
+
+
+def test_moving_tensors_is_compared_with_tvm_s_own_builds_not_the_vendor_call():
+    """On a device backend the candidate's load and fetch time is held against TVM's builds'
+    (same runtime, same copies); the vendor call's process moves them faster through its own
+    library and is no yardstick."""
+    from evaluator.harness.timing import TimingReport
+    from evaluator.pipeline import suspicion
+    from evaluator.records import TaskResult, Timing
+
+    w = suite.get_workload("batch-matmul/batch-matmul@b12m128n128k64")
+    r = TaskResult(w.id, "cuda", records.CORRECT, times={"candidate": Timing(1e-5, 1e-5, 1e-5, 1e-5, 0.01, 30, 100)})
+
+    def report(copies):
+        return TimingReport(times={}, ratios={}, wall_s=1.0, numbers={}, round_trip_s=1e-5, child_clock={},
+                            idle_cpu_s={}, idle_wall_s={}, busy_cpu_s={}, copy_s=copies)
+
+    # as measured on the H200: the candidate moves as fast as tvm-default, the vendor 4x faster
+    assert suspicion(w, r, report({"candidate": 844e-6, "tvm-default": 852e-6, "vendor": 231e-6}), None) == []
+    (why,) = suspicion(w, r, report({"candidate": 3000e-6, "tvm-default": 852e-6, "vendor": 231e-6}), None)
+    assert why.startswith("moving its tensors to and from the device took 3000 µs a call against the baseline's 852")
