@@ -19,7 +19,7 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
     cpu-llvm: the rule set as a layered trace. opencl: the dlight-scheduled PrimFunc as
     TVMScript (dlight uses primitives a layered trace does not have); for a model graph, a
     layered trace naming every fused function with no steps, which the opencl backend schedules
-    with dlight (see ``backends/opencl.py``)."""
+    with dlight (see ``backends/opencl/backend.py``)."""
     stem = w.id.replace("/", "__").replace("@", "--")
     canonical = w.canonical_module()
     if backend == "cpu-llvm":

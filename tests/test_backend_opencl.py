@@ -17,7 +17,7 @@ from tvm import relax
 
 from evaluator import records, suite
 from evaluator.backends import BackendUnavailable, get_backend
-from evaluator.backends import opencl_runtime as ocl
+from evaluator.backends.opencl import runtime as ocl
 from evaluator.backends.opencl import OpenCL, lower_to_artifact
 from evaluator.examples import default_entry
 from evaluator.harness.protocol import Protocol

@@ -1,177 +1,20 @@
-"""``opencl``: OpenCL C run through pyopencl on whatever OpenCL platform is present.
-
-TVM generates the OpenCL C (its OpenCL *runtime* is not in the wheel, its codegen is); this
-module lowers a scheduled PrimFunc with TVM's default TIR pipeline, splits host from device
-code, reads the kernel launches off the host function (in order, with their arguments and
-thread extents) and writes them with the source as a JSON artifact. The run half
-(``opencl_runtime.py``) needs only pyopencl and NumPy, so a measurement machine with a
-runtime-only TVM — or none — runs it.
-
-A model graph (L3) cannot use the Relax VM here (the VM needs TVM's OpenCL runtime), but the
-suite's graphs are a straight line of ``call_tir`` bindings once legalized and fused: every fused
-PrimFunc is lowered as above (into one source), and the Relax ``main`` becomes a launch plan in
-the same artifact — each call's kernels in binding order, their buffers renamed to the graph's
-tensors (``main``'s parameters, its results, and intermediates allocated once as workspace).
-Anything else in ``main`` (control flow, packed calls, constants) is a build error naming it.
-
-Raw ``opencl-source`` entries become the same artifact: one kernel, the manifest's argument order
-and launch sizes, compiled at build time so that a compile error or an impossible work-group
-is reported as the entry's build error.
-"""
+"""TVM to the ``opencl`` artifact: OpenCL C plus its launches, read off the lowered host function;
+a model graph's Relax ``main`` as a launch plan over the same source."""
 
 from __future__ import annotations
 
 import base64
-import json
-import os
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluator.backends import opencl_runtime as ocl
-from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
-from evaluator.formats import raw_source
-from evaluator.sandbox import DevicePaths, driver_library_dirs, gpu_device_nodes, nvidia_device_nodes
-
-ICD_VENDORS = "OCL_ICD_VENDORS"  # the ICD loader's platform list, where /etc/OpenCL/vendors is not it
+from evaluator.backends.opencl import runtime as ocl
 
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
 # else TVM may attach to a launch (dynamic shared memory) is refused.
 _THREAD_TAGS = {"blockIdx.x": ("group", 0), "blockIdx.y": ("group", 1), "blockIdx.z": ("group", 2),
                 "threadIdx.x": ("local", 0), "threadIdx.y": ("local", 1), "threadIdx.z": ("local", 2)}
-
-
-class OpenCL(Backend):
-    name = "opencl"
-    vendor_baseline = False  # NumPy on the host is no OpenCL library; a vendor BLAS may come later
-
-    def info(self) -> BackendInfo:
-        target = self.target()
-        try:
-            rt = ocl.runtime()
-        except BackendUnavailable as e:
-            return BackendInfo(self.name, False, str(e), "", "", target)
-        return BackendInfo(self.name, True, "", rt.identity, rt.arch, target)
-
-    def unavailable(self) -> str:
-        try:
-            ocl.runtime()
-        except BackendUnavailable as e:
-            return str(e)
-        return ""
-
-    def device_paths(self) -> DevicePaths:
-        # A CPU device (PoCL) needs nothing more; a GPU its driver's nodes and libraries.
-        try:
-            rt = ocl.runtime()
-        except BackendUnavailable:
-            return DevicePaths()
-        import pyopencl as cl
-
-        icd = tuple(d for d in [os.environ.get(ICD_VENDORS, "")] if d and os.path.isdir(d))
-        if not rt.device.type & cl.device_type.GPU:
-            return DevicePaths(libraries=icd)
-        return DevicePaths(nvidia_device_nodes() if "NVIDIA" in rt.platform.name.upper() else gpu_device_nodes(),
-                           driver_library_dirs() + icd)
-
-    def target(self) -> dict:
-        # TVM's generic OpenCL target (256 threads per work-group at most): every OpenCL device
-        # runs it, so one build serves PoCL and GPUs alike. Host code is never compiled here.
-        return {"kind": "opencl", "host": {"kind": "llvm"}}
-
-    def measure_peaks(self) -> dict:
-        return ocl.measure_peaks()
-
-    def child_env(self) -> dict:
-        # The device chosen here must be the one the sandboxed steps use, never a fallback; and
-        # the steps' ICD loader lists the platforms this one does (a vendors directory named by
-        # OCL_ICD_VENDORS is bound into them: device_paths)
-        env = {ICD_VENDORS: os.environ[ICD_VENDORS]} if os.environ.get(ICD_VENDORS) else {}
-        try:
-            return {**env, ocl.DEVICE_ENV: ocl.runtime().identity}
-        except BackendUnavailable:
-            return env
-
-    # --- baseline ----------------------------------------------------------------------------
-    def default_module(self, canonical, workload=None):
-        from evaluator.baselines import dlight_default
-
-        # a model graph too: dlight schedules each of its fused PrimFuncs
-        return dlight_default.schedule(canonical, self.target(), workload)
-
-    def default_signature(self, canonical, workload=None):
-        from evaluator.baselines import dlight_default
-
-        # the artifact's format too: a cached baseline in an older one must not be loaded; and
-        # how intermediate buffers are named (before, a fire module's three same-named stages
-        # shared one buffer in a baseline built without a TVMScript round trip)
-        return {**dlight_default.signature(workload), "artifact": [ocl.FORMAT, ocl.VERSION],
-                "intermediate buffers": "one per allocation"}
-
-    def default_layers(self, sch, func_name: str = "main") -> dict:
-        # A model-graph function a trace does not name gets dlight, which is no list of
-        # layered-trace steps: ``build`` applies it to every function left without thread bindings.
-        return {}
-
-    # --- build half --------------------------------------------------------------------------
-    def build(self, mod, path: str) -> None:
-        if _is_graph(mod):
-            mod = _schedule_unbound(mod, self.target())
-        doc = lower_to_artifact(mod, self.target())
-        if _uses_half(doc):
-            # for devices without half arithmetic: the same schedule over float32 (see opencl_runtime)
-            variant = lower_to_artifact(_widen_half(mod), self.target())
-            doc["half_as_float"] = {k: variant[k] for k in ("source", "workspace", "kernels")}
-        # the run half's limits (launches, workspace) hold now; compile what this device runs
-        _compile_check(ocl.runs_as(ocl.runtime(), ocl.parse_artifact(json.dumps(doc))))
-        _write(doc, path)
-
-    def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
-        if fmt != "opencl-source":
-            return super().build_source(fmt, source, launch, tensors, path)
-        launch = raw_source.resolve_sizes(fmt, launch)
-        args = raw_source.bind_args(launch, tensors)
-        # the shape parameters follow the tensors as OpenCL longs
-        shape = [{"scalar": v, "dtype": "int64"} for v in raw_source.shape_values(launch)]
-        doc = {"format": ocl.FORMAT, "version": ocl.VERSION, "source": source,
-               "params": [{"name": t["name"], "shape": list(t["shape"]), "dtype": t["dtype"]} for t in tensors],
-               "workspace": [],
-               "kernels": [{"name": launch["entry"], "args": [{"buffer": t["name"]} for t in args] + shape,
-                            "global": list(launch["global"]),
-                            "local": list(launch["local"]) if launch.get("local") else None}]}
-        _compile_check(doc, declared=args, shape_args=launch.get("shape_args") or [])
-        _write(doc, path)
-
-    # --- run half ----------------------------------------------------------------------------
-    def device(self):
-        return ocl.runtime().device
-
-    def load(self, path: str, graph: bool) -> Kernel:
-        # a model graph's artifact is a launch plan like any other: the kernel writes the outputs given
-        with open(path, encoding="utf-8") as f:
-            doc = ocl.parse_artifact(f.read())
-        return ocl.ClKernel(ocl.runtime(), doc)
-
-    def tensor(self, array):
-        return ocl.ClTensor(ocl.runtime(), array)
-
-
-def _write(doc: dict, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(doc, f)
-
-
-def _uses_half(doc: dict) -> bool:
-    return any(t["dtype"] == "float16" for t in doc["params"] + doc["workspace"]) or "half" in doc["source"]
-
-
-def _widen_half(mod):
-    """``mod`` with float16 replaced by float32 everywhere (tensors, casts, constants): rewritten
-    in its TVMScript (TVM has no Python IR mutator) and parsed back, so the result is checked."""
-    import tvm
-
-    return tvm.script.from_source(re.sub(r"\bfloat16\b", "float32", mod.script()))
 
 
 def _is_graph(mod) -> bool:
@@ -654,65 +497,3 @@ def _binds_threads(func) -> bool:
     tvm_ffi.structural_walk(func.body, lambda n: found.append(1) if isinstance(n, tirx.For)
                             and n.kind == tirx.ForKind.THREAD_BINDING else None, order="pre")
     return bool(found)
-
-
-# --- compiling at build time -----------------------------------------------------------------
-
-_C_TYPES = {"float32": "float", "float64": "double", "float16": "half", "int8": "char", "uint8": "uchar",
-            "int16": "short", "uint16": "ushort", "int32": "int", "uint32": "uint", "int64": "long",
-            "uint64": "ulong", "bool": "bool"}
-
-
-def _compile_check(doc: dict, declared: list[dict] | None = None, shape_args: list[str] = ()) -> None:
-    """Compile on the device now, so that the build step reports what the compiler says.
-
-    For raw sources (``declared``: the tensors in parameter order, then ``shape_args``) the entry
-    kernel's signature and work-group size are checked too."""
-    import pyopencl as cl
-
-    rt = ocl.runtime()
-    options = ["-cl-kernel-arg-info"] if declared is not None else []
-    program = ocl.build_program(rt, doc["source"], options)
-    defined = sorted(k.function_name for k in program.all_kernels())
-    for k in doc["kernels"]:
-        if k["name"] not in defined:
-            raise ValueError(f"the source defines no kernel {k['name']!r}; it defines {defined}")
-        kernel = cl.Kernel(program, k["name"])
-        if kernel.num_args != len(k["args"]):
-            shape = f" and 'shape_args' {len(shape_args)} integers" if shape_args else ""
-            raise ValueError(f"kernel {k['name']!r} takes {kernel.num_args} parameters but launch 'args' "
-                             f"lists {len(k['args']) - len(shape_args)} tensors{shape}")
-        if declared is not None:
-            _check_arg_types(rt, kernel, k["name"], declared, shape_args)
-        ocl.check_local_size(rt, kernel, k["name"], k.get("local"))
-
-
-def _check_arg_types(rt, kernel, name: str, declared: list[dict], shape_args: list[str] = ()) -> None:
-    import pyopencl as cl
-
-    info = cl.kernel_arg_info
-    for i, p in enumerate(shape_args, start=len(declared)):
-        try:
-            type_name = kernel.get_arg_info(i, info.TYPE_NAME).strip()
-        except cl.Error:
-            return
-        if type_name not in ("long", "ulong"):
-            raise ValueError(f"kernel {name!r} parameter {i} is declared '{type_name}' but 'shape_args' passes "
-                             f"{p!r} there as a 64-bit integer: declare it 'long'")
-    for i, t in enumerate(declared):
-        try:
-            space = kernel.get_arg_info(i, info.ADDRESS_QUALIFIER)
-            type_name = kernel.get_arg_info(i, info.TYPE_NAME).strip()
-            arg_name = kernel.get_arg_info(i, info.NAME)
-        except cl.Error:  # the implementation keeps no argument info: the run check still holds
-            return
-        what = f"kernel {name!r} parameter {i} ({arg_name})"
-        if space != cl.kernel_arg_address_qualifier.GLOBAL or not type_name.endswith("*"):
-            raise ValueError(f"{what} is declared '{type_name}', not a __global pointer; launch 'args' "
-                             f"binds tensor {t['name']!r} ({t['dtype']}{t['shape']}) to it")
-        # a vector of the tensor's element type (float4* over float32) is the same memory
-        base = re.sub(r"(2|3|4|8|16)$", "", type_name.rstrip("*").replace("const", "").strip())
-        want = _C_TYPES.get(t["dtype"])
-        if want is not None and base != want:
-            raise ValueError(f"{what} is declared '{type_name}' but launch 'args' binds tensor "
-                             f"{t['name']!r}, which is {t['dtype']} ('{want}*')")

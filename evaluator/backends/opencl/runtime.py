@@ -1,6 +1,6 @@
 """The run half of the ``opencl`` backend: pyopencl and NumPy only, no TVM.
 
-An artifact is a JSON document (written by ``opencl.py``'s build half, either from TVM's OpenCL
+An artifact is a JSON document (written by the build half, ``lowering.py``, either from TVM's OpenCL
 codegen or from a raw ``opencl-source`` entry) holding everything needed to launch the kernels:
 
     {"format": "edgekernelbench/opencl-artifact", "version": 1,
