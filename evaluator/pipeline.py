@@ -88,13 +88,21 @@ class Builder:
         doc = self.backend.default_signature(canonical, w)
         key = hashlib.sha256(json.dumps([w.id, doc, self.backend.target(), tvm.__version__],
                                         sort_keys=True).encode()).hexdigest()[:24]
-        path = cache_dir() / "baselines" / f"{key}.so"
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            mod = self.backend.default_module(canonical, w)
-            tmp = path.with_suffix(f".{time.monotonic_ns()}.tmp.so")
-            self.backend.build(mod, str(tmp))
-            tmp.rename(path)  # atomic: concurrent workers never load a half-written file
+        return self._cached_build("baselines", key, lambda: self.backend.default_module(canonical, w))
+
+    def _cached_build(self, kind: str, key: str, module: Callable) -> Path:
+        """A trusted build in the cache, made once (``module()`` only when it is not there) and
+        named for what it is (``.so`` a shared library, ``.json`` a launch plan)."""
+        folder = cache_dir() / kind
+        for suffix in ARTIFACT_SUFFIXES.values():
+            if (folder / f"{key}{suffix}").exists():
+                return folder / f"{key}{suffix}"
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{key}.{time.monotonic_ns()}.tmp.so"  # TVM's export wants a library's name
+        self.backend.build(module(), str(tmp))
+        with open(tmp, "rb") as f:
+            path = folder / f"{key}{artifact_suffix(f.read(4))}"
+        tmp.rename(path)  # atomic: concurrent workers never load a half-written file
         return path
 
     def tuned_artifact(self, w: suite.WorkloadDef) -> tuple[Path | None, str]:
@@ -111,13 +119,7 @@ class Builder:
             return None, found.note
         key = hashlib.sha256(json.dumps([w.id, rec.canonical_hash, rec.tvmscript, self.backend.target(),
                                          tvm.__version__], sort_keys=True).encode()).hexdigest()[:24]
-        path = cache_dir() / "tuned" / f"{key}.so"
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{time.monotonic_ns()}.tmp.so")
-            self.backend.build(rec.module(), str(tmp))
-            tmp.rename(path)  # atomic, as for tvm-default
-        return path, found.note
+        return self._cached_build("tuned", key, rec.module), found.note
 
     def has_tuned(self, w: suite.WorkloadDef) -> bool:
         """Whether a usable (not stale) tvm-tuned record exists for the workload here."""
@@ -305,9 +307,8 @@ class Pipeline(Builder):
         for role, what in kernels.items():
             arena = arenas[role] = timing.arena_for(specs, self.backend.max_slots)
             stack.callback(arena.close)
-            if isinstance(what, Artifact):
-                what.place(scratch, f"{role}.so")
-            spec_of.append(m.KernelSpec(role=role, artifact=f"{role}.so" if isinstance(what, Artifact) else "",
+            placed = what.place(scratch, role) if isinstance(what, Artifact) else ""
+            spec_of.append(m.KernelSpec(role=role, artifact=placed,
                                         slots=arena.layout.slots, arena_fd=arena.fd,
                                         arena_bytes=arena.layout.total,
                                         vendor=None if isinstance(what, Artifact) else what))
@@ -617,7 +618,13 @@ PEAK_MARGIN = 1.5  # achieved FLOP/s over the measured (vendor SGEMM) peak
 VENDOR_SPEEDUP_LIMIT = 20.0
 
 
-ARTIFACT = "candidate.so"
+ARTIFACT = "candidate.so"  # what the build step writes (TVM's export wants a library's name)
+ARTIFACT_SUFFIXES = {b"\x7fELF": ".so", b"{": ".json"}  # a shared library; a JSON document (launch plan)
+
+
+def artifact_suffix(head: bytes) -> str:
+    """The file name suffix saying what a built artifact is, from its first bytes."""
+    return next((suffix for magic, suffix in ARTIFACT_SUFFIXES.items() if head.startswith(magic)), ".bin")
 
 
 @dataclass(frozen=True)
@@ -632,20 +639,22 @@ class Artifact:
         """``registry_calls``: TVM's own build of the workload calls registry functions by name
         (a CPU sort is ``tvm.contrib.sort``; a CUDA host library launches its kernels so), so
         the candidate's may too."""
-        files = [(name, _read_plain(scratch / name, limit, "the built kernel"))]
+        data = _read_plain(scratch / name, limit, "the built kernel")
+        files = [("candidate" + artifact_suffix(data[:4]), data)]
         side = scratch / f"{name}.json"  # c-source's description of the entry
         if os.path.lexists(side):
-            files.append((side.name, _read_plain(side, 1 << 20, "the kernel's description")))
+            files.append(("candidate.so.json", _read_plain(side, 1 << 20, "the kernel's description")))
         art = cls(tuple(files))
         art.check_linkage(registry_calls)
         return art
 
     @classmethod
     def trusted(cls, path: Path) -> "Artifact":
-        files = [(ARTIFACT, path.read_bytes())]
+        data = path.read_bytes()
+        files = [("candidate" + artifact_suffix(data[:4]), data)]
         side = Path(f"{path}.json")
         if side.exists():
-            files.append((f"{ARTIFACT}.json", side.read_bytes()))
+            files.append(("candidate.so.json", side.read_bytes()))
         return cls(tuple(files))
 
     def check_linkage(self, registry_calls: Callable[[], bool]) -> None:
@@ -661,10 +670,13 @@ class Artifact:
         if why:
             raise ValueError(why)
 
-    def place(self, scratch: Path, name: str) -> None:
-        """Write the library as ``name`` (and its description beside it) into a fresh scratch."""
+    def place(self, scratch: Path, role: str) -> str:
+        """Write the artifact into a fresh scratch as ``role`` with the suffix saying what it is
+        (and a c-source library's description beside it); the file's name."""
+        name = role + artifact_suffix(self.files[0][1][:4])
         for i, (_, data) in enumerate(self.files):
             _create(scratch / (name if i == 0 else f"{name}.json"), data)
+        return name
 
 
 def _create(path: Path, data: bytes) -> None:
