@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
+from evaluator.baselines.policy import BaselinePolicy, CpuRules
 from evaluator.sandbox import DevicePaths
 
 
@@ -92,6 +93,8 @@ class Backend(ABC):
     # backend is a set of device tensors to allocate, and on a remote board every allocation is
     # a round trip (1,024 slots took a model graph's loading past its limit)
     max_slots: int = 256
+    # how the tvm-default baseline is made (a GPU backend sets its own: baselines.policy.Dlight)
+    baseline: BaselinePolicy = CpuRules()
 
     def vendor_spec(self, w) -> dict | None:
         """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
@@ -178,25 +181,21 @@ class Backend(ABC):
         pattern = next(p for p in items if p is not None and p.id == spec["pattern"])
         return _VendorCall(WorkloadDef(pattern, Workload("vendor", spec["params"])).vendor_call())
 
-    # --- the tvm-default baseline (the CPU rule set unless a backend has its own, e.g. dlight) ---
+    # --- the tvm-default baseline: the backend's policy (baselines/policy.py) ---------------
     def default_module(self, canonical, workload=None):
         """The canonical module scheduled the way TVM's default path does for this backend
         (``workload``: the workload it is of, for backends whose default path depends on more
         than the module, e.g. a GPU sort built from TOPI's GPU kernel)."""
-        import json
-
-        from evaluator.baselines.tvm_default import default_document
-        from evaluator import formats
-
-        return formats.lower("layered-trace", json.dumps(default_document(canonical)), canonical,
-                           default_layers=self.default_layers)
+        return self.baseline.module(canonical, self.target(), workload)
 
     def default_signature(self, canonical, workload=None):
         """JSON data that, with the workload, target and TVM version, determines ``default_module``
         (the key its cached build is stored under)."""
-        from evaluator.baselines.tvm_default import default_document
+        return self.baseline.signature(canonical, workload)
 
-        return default_document(canonical)
+    def default_layers(self, sch, func_name: str = "main") -> dict:
+        """Default layered-trace steps for a model-graph function a submission does not schedule."""
+        return self.baseline.layers(sch, func_name)
 
     def registry_calls(self, w) -> bool:
         """Whether a kernel library for ``w`` may call TVM registry functions by name (its own
@@ -206,12 +205,6 @@ class Backend(ABC):
         # a workload known only by its tensors (a measurement machine's pack) has no module here
         canonical = getattr(w, "canonical_module", None)
         return bool(canonical and linkage.registry_calls(canonical()))
-
-    def default_layers(self, sch, func_name: str = "main") -> dict:
-        """Default layered-trace steps for a model-graph function a submission does not schedule."""
-        from evaluator.baselines.tvm_default import default_layers
-
-        return default_layers(sch, func_name)
 
     def measure_peaks(self) -> dict:
         """The device's sustained FLOP/s and bytes/s (see ``peaks.py``), for roofline fractions."""

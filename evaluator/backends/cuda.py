@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.sandbox import DevicePaths, driver_library_dirs, nvidia_device_nodes
 
@@ -384,6 +385,7 @@ class Cuda(Backend):
 
     name = "cuda"
     vendor_baseline = False  # NumPy on the host is no GPU library; PyTorch is (vendor_spec)
+    baseline = Dlight("cuda")
 
     def __init__(self, arch: str | None = None, host: dict | None = None, limits: dict | None = None):
         self._arch, self._host, self._limits = arch, host, limits
@@ -428,23 +430,6 @@ class Cuda(Backend):
                                          "to build for a GPU elsewhere")
             arch, limits = facts["arch"], facts["limits"]
         return {"kind": "cuda", "arch": arch, **limits, "host": self._host or _host_target()}
-
-    # --- baseline (tvm-default: dlight) -----------------------------------------------------
-    def default_module(self, canonical, workload=None):
-        from evaluator.baselines import dlight_default
-
-        return dlight_default.schedule(canonical, self.target(), workload)
-
-    def default_signature(self, canonical, workload=None):
-        from evaluator.baselines import dlight_default
-
-        return dlight_default.signature(workload)
-
-    def default_layers(self, sch, func_name: str = "main") -> dict:
-        # Only model graphs ask for default layers (functions a trace leaves unnamed); dlight is
-        # not a layered trace, so such a trace must name every function on this backend.
-        raise ValueError(f"function {func_name!r} has no schedule: on cuda a model-graph trace must "
-                         "schedule every function (the GPU default, dlight, is not a layered trace)")
 
     # --- build half --------------------------------------------------------------------------
     def compile(self, mod):

@@ -44,9 +44,10 @@ PACKAGE_VIEW = (
     "ir",  # lowering a submission (build step)
     "sandbox",  # the child lowers its own rlimits first thing
     "suite",  # vendor calls by pattern (run step); held-out shapes are in no file (a secret's draw)
-    # the tvm-default pieces the build and run steps call: default layers of a model graph's
-    # unscheduled functions, dlight for GPU backends, the torch vendor timer (cuda)
-    "baselines/__init__.py", "baselines/tvm_default.py", "baselines/dlight_default.py",
+    # the tvm-default pieces the build and run steps call: each backend's policy, the default
+    # layers of a model graph's unscheduled functions, dlight for GPU backends, the torch vendor
+    # timer (cuda)
+    "baselines/__init__.py", "baselines/policy.py", "baselines/tvm_default.py", "baselines/dlight_default.py",
     "baselines/vendor_torch.py",
 )
 SCRATCH_ROOT = Path(os.environ.get("EKB_SCRATCH_ROOT", Path(tempfile.gettempdir()) / "ekb-scratch"))

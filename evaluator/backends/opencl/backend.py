@@ -10,6 +10,7 @@ import re
 from evaluator.backends.opencl import runtime as ocl
 from evaluator.backends.opencl.lowering import _is_graph, _schedule_unbound, lower_to_artifact
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.sandbox import DevicePaths, driver_library_dirs, gpu_device_nodes, nvidia_device_nodes
 
@@ -19,6 +20,12 @@ ICD_VENDORS = "OCL_ICD_VENDORS"  # the ICD loader's platform list, where /etc/Op
 class OpenCL(Backend):
     name = "opencl"
     vendor_baseline = False  # NumPy on the host is no OpenCL library; a vendor BLAS may come later
+    # dlight; a model-graph function a trace leaves unnamed gets it too (``build`` applies it to
+    # every function left without thread bindings). The cached build's key holds the artifact's
+    # format (a build in an older one must not be loaded) and how intermediate buffers are named
+    # (a fire module's three same-named stages once shared one buffer without a TVMScript round trip).
+    baseline = Dlight("opencl", artifact={"artifact": [ocl.FORMAT, ocl.VERSION],
+                                          "intermediate buffers": "one per allocation"}, unnamed="dlight")
 
     def info(self) -> BackendInfo:
         target = self.target()
@@ -66,27 +73,6 @@ class OpenCL(Backend):
             return {**env, ocl.DEVICE_ENV: ocl.runtime().identity}
         except BackendUnavailable:
             return env
-
-    # --- baseline ----------------------------------------------------------------------------
-    def default_module(self, canonical, workload=None):
-        from evaluator.baselines import dlight_default
-
-        # a model graph too: dlight schedules each of its fused PrimFuncs
-        return dlight_default.schedule(canonical, self.target(), workload)
-
-    def default_signature(self, canonical, workload=None):
-        from evaluator.baselines import dlight_default
-
-        # the artifact's format too: a cached baseline in an older one must not be loaded; and
-        # how intermediate buffers are named (before, a fire module's three same-named stages
-        # shared one buffer in a baseline built without a TVMScript round trip)
-        return {**dlight_default.signature(workload), "artifact": [ocl.FORMAT, ocl.VERSION],
-                "intermediate buffers": "one per allocation"}
-
-    def default_layers(self, sch, func_name: str = "main") -> dict:
-        # A model-graph function a trace does not name gets dlight, which is no list of
-        # layered-trace steps: ``build`` applies it to every function left without thread bindings.
-        return {}
 
     # --- build half --------------------------------------------------------------------------
     def build(self, mod, path: str) -> None:
