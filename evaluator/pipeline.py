@@ -26,6 +26,7 @@ import numpy as np
 
 from evaluator import records, scoring, suite
 from evaluator.backends import Backend, BackendUnavailable, get_backend, get_builder
+from evaluator.backends.base import TargetBuilder
 from evaluator.backends.peaks import cache_dir, peaks, remeasured, roofline_fraction
 from evaluator.baselines import tvm_tuned
 from evaluator.harness import linkage, timing
@@ -65,7 +66,7 @@ class Builder:
     trusted bundles, and only when ``EKB_UNSAFE_LOCAL=1``).
     """
 
-    def __init__(self, backend: Backend | str, protocol: Protocol | None = None, sandbox="auto",
+    def __init__(self, backend: TargetBuilder | str, protocol: Protocol | None = None, sandbox="auto",
                  tuned_records: Path | None = tvm_tuned.RECORDS_DIR):
         self.backend = get_builder(backend) if isinstance(backend, str) else backend
         self.name = self.backend.name

@@ -1,9 +1,11 @@
 """The backend interface: what the harness needs from a compile target and its device.
 
-A backend has two halves. The *build* half (``target``, ``build``) runs where TVM's compiler is;
-the *run* half (``device``, ``load``) runs where the kernel is measured — for ``rpc:<key>`` those
-are different machines. The harness only ever talks to this interface, so adding ``opencl``,
-``cuda`` or a remote board means adding one module here and registering it.
+A backend has two halves, in the shape of TVM MetaSchedule's builder and runner: a
+:class:`TargetBuilder` (``target``, ``build``, the tvm-default policy) runs where TVM's compiler
+is; a :class:`DeviceRunner` (``device``, ``load``, the vendor call, peaks) runs where the kernel
+is measured — for ``rpc:<key>`` or a compile farm those are different machines. The harness
+only ever talks to these interfaces, so adding ``opencl``, ``cuda`` or a remote board means
+adding one module here and registering it.
 """
 
 from __future__ import annotations
@@ -78,33 +80,17 @@ class _VendorCall(Kernel):
         return []
 
 
-class Backend(ABC):
+class TargetBuilder(ABC):
+    """The target-and-builder half of a backend (MetaSchedule's builder): what code is built for,
+    how it is built, and how the tvm-default baseline is made. It needs TVM's compiler, not the
+    device: a compile farm's build worker holds this half only (``backends.get_builder``)."""
+
     name: str
-    # Whether NumPy/OpenBLAS on the host CPU (the ``vendor`` baseline) is this backend's vendor
-    # library; a backend without one sets False and its tasks have no vendor speedup.
-    vendor_baseline: bool = True
-    # Whether kernels run on host memory, so the run step hands them the arena's bytes directly
-    # (zero-copy); otherwise each slot has device tensors, filled and read back on command.
-    host_memory: bool = False
-    # Whether one step process must carry every kernel of a task (a remote board serves one
-    # session at a time); otherwise the candidate and each baseline have a process of their own.
-    one_session: bool = False
-    # At most this many arena slots (fresh inputs per call of a batch): each slot of a device
-    # backend is a set of device tensors to allocate, and on a remote board every allocation is
-    # a round trip (1,024 slots took a model graph's loading past its limit)
-    max_slots: int = 256
     # how the tvm-default baseline is made (a GPU backend sets its own: baselines.policy.Dlight)
     baseline: BaselinePolicy = CpuRules()
 
-    def vendor_spec(self, w) -> dict | None:
-        """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
-        (None: no vendor baseline for it here). By default the pattern's NumPy call."""
-        if not (w.has_vendor and self.vendor_baseline):
-            return None
-        return {"pattern": w.pattern.id, "params": w.params, "module": pattern_module(w.pattern)}
-
     @classmethod
-    def for_target(cls, target: dict | None) -> "Backend":
+    def for_target(cls, target: dict | None) -> "TargetBuilder":
         """The backend's build half for ``target`` (the device's TVM target, JSON), on a machine
         that need not have the device: a compile farm's build worker. By default the target is
         this machine's own, whatever is asked; a backend whose device can be elsewhere (cuda)
@@ -113,24 +99,6 @@ class Backend(ABC):
 
     # the target keys that decide whether code built for one device runs on another
     TARGET_KEYS = ("kind", "arch", "mcpu", "mtriple", "mattr")
-
-    def runs_target(self, built_for: dict) -> str:
-        """Why an artifact built for ``built_for`` cannot run on this machine's device ("" when it
-        can): a compile farm's artifacts are measured where the device is."""
-        here = self.target()
-        differ = [k for k in self.TARGET_KEYS if here.get(k) != built_for.get(k)]
-        if not differ:
-            return ""
-        return ("built for " + ", ".join(f"{k}={built_for.get(k)!r}" for k in differ) + "; this device is "
-                + ", ".join(f"{k}={here.get(k)!r}" for k in differ))
-
-    @abstractmethod
-    def info(self) -> BackendInfo: ...
-
-    def unavailable(self) -> str:
-        """Why this backend cannot run on this machine ("" when it can); ``get_backend`` then
-        refuses it with that reason."""
-        return ""
 
     @abstractmethod
     def target(self) -> dict:
@@ -145,6 +113,70 @@ class Backend(ABC):
         an artifact ``load`` accepts. ``tensors`` is the workload's signature: the inputs then the
         outputs, each ``{"name", "shape", "dtype", "role"}``; ``launch`` is the manifest's object."""
         raise ValueError(f"backend {self.name!r} does not take the {fmt!r} format")
+
+    def registry_calls(self, w) -> bool:
+        """Whether a kernel library for ``w`` may call TVM registry functions by name (its own
+        default does: a CPU sort is ``tvm.contrib.sort``); see docs/kernel-policy.md."""
+        from evaluator.harness import linkage
+
+        # a workload known only by its tensors (a measurement machine's pack) has no module here
+        canonical = getattr(w, "canonical_module", None)
+        return bool(canonical and linkage.registry_calls(canonical()))
+
+    # --- the tvm-default baseline: the backend's policy (baselines/policy.py) ---------------
+    def default_module(self, canonical, workload=None):
+        """The canonical module scheduled the way TVM's default path does for this backend
+        (``workload``: the workload it is of, for backends whose default path depends on more
+        than the module, e.g. a GPU sort built from TOPI's GPU kernel)."""
+        return self.baseline.module(canonical, self.target(), workload)
+
+    def default_signature(self, canonical, workload=None):
+        """JSON data that, with the workload, target and TVM version, determines ``default_module``
+        (the key its cached build is stored under)."""
+        return self.baseline.signature(canonical, workload)
+
+    def default_layers(self, sch, func_name: str = "main") -> dict:
+        """Default layered-trace steps for a model-graph function a submission does not schedule."""
+        return self.baseline.layers(sch, func_name)
+
+
+class DeviceRunner(ABC):
+    """The device-and-runner half of a backend (MetaSchedule's runner): the device and whether it
+    is here, loading artifacts in the run step, the vendor call, the device's peaks, and what the
+    sandbox must let through to it."""
+
+    name: str
+    # Whether NumPy/OpenBLAS on the host CPU (the ``vendor`` baseline) is this backend's vendor
+    # library; a backend without one sets False and its tasks have no vendor speedup.
+    vendor_baseline: bool = True
+    # Whether kernels run on host memory, so the run step hands them the arena's bytes directly
+    # (zero-copy); otherwise each slot has device tensors, filled and read back on command.
+    host_memory: bool = False
+    # Whether one step process must carry every kernel of a task (a remote board serves one
+    # session at a time); otherwise the candidate and each baseline have a process of their own.
+    one_session: bool = False
+    # At most this many arena slots (fresh inputs per call of a batch): each slot of a device
+    # backend is a set of device tensors to allocate, and on a remote board every allocation is
+    # a round trip (1,024 slots took a model graph's loading past its limit)
+    max_slots: int = 256
+
+    @abstractmethod
+    def info(self) -> BackendInfo: ...
+
+    def unavailable(self) -> str:
+        """Why this backend cannot run on this machine ("" when it can); ``get_backend`` then
+        refuses it with that reason."""
+        return ""
+
+    def runs_target(self, built_for: dict) -> str:
+        """Why an artifact built for ``built_for`` cannot run on this machine's device ("" when it
+        can): a compile farm's artifacts are measured where the device is."""
+        here = self.target()
+        differ = [k for k in self.TARGET_KEYS if here.get(k) != built_for.get(k)]
+        if not differ:
+            return ""
+        return ("built for " + ", ".join(f"{k}={built_for.get(k)!r}" for k in differ) + "; this device is "
+                + ", ".join(f"{k}={here.get(k)!r}" for k in differ))
 
     @abstractmethod
     def device(self):
@@ -165,6 +197,13 @@ class Backend(ABC):
 
         return tvm.runtime.from_dlpack(view)
 
+    def vendor_spec(self, w) -> dict | None:
+        """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
+        (None: no vendor baseline for it here). By default the pattern's NumPy call."""
+        if not (w.has_vendor and self.vendor_baseline):
+            return None
+        return {"pattern": w.pattern.id, "params": w.params, "module": pattern_module(w.pattern)}
+
     def vendor_kernel(self, spec: dict) -> Kernel:
         """Run half: the vendor library's call for ``vendor_spec``'s spec, as a kernel that
         takes this backend's input tensors (by default the pattern's NumPy call)."""
@@ -180,31 +219,6 @@ class Backend(ABC):
         items = getattr(module, "PATTERNS", None) or [getattr(module, "PATTERN", None)]
         pattern = next(p for p in items if p is not None and p.id == spec["pattern"])
         return _VendorCall(WorkloadDef(pattern, Workload("vendor", spec["params"])).vendor_call())
-
-    # --- the tvm-default baseline: the backend's policy (baselines/policy.py) ---------------
-    def default_module(self, canonical, workload=None):
-        """The canonical module scheduled the way TVM's default path does for this backend
-        (``workload``: the workload it is of, for backends whose default path depends on more
-        than the module, e.g. a GPU sort built from TOPI's GPU kernel)."""
-        return self.baseline.module(canonical, self.target(), workload)
-
-    def default_signature(self, canonical, workload=None):
-        """JSON data that, with the workload, target and TVM version, determines ``default_module``
-        (the key its cached build is stored under)."""
-        return self.baseline.signature(canonical, workload)
-
-    def default_layers(self, sch, func_name: str = "main") -> dict:
-        """Default layered-trace steps for a model-graph function a submission does not schedule."""
-        return self.baseline.layers(sch, func_name)
-
-    def registry_calls(self, w) -> bool:
-        """Whether a kernel library for ``w`` may call TVM registry functions by name (its own
-        default does: a CPU sort is ``tvm.contrib.sort``); see docs/kernel-policy.md."""
-        from evaluator.harness import linkage
-
-        # a workload known only by its tensors (a measurement machine's pack) has no module here
-        canonical = getattr(w, "canonical_module", None)
-        return bool(canonical and linkage.registry_calls(canonical()))
 
     def measure_peaks(self) -> dict:
         """The device's sustained FLOP/s and bytes/s (see ``peaks.py``), for roofline fractions."""
@@ -225,3 +239,8 @@ class Backend(ABC):
         ``limit_s``) starts; returns more environment for that step. A remote board's session
         is opened here (``rpc.py``)."""
         return {}
+
+
+class Backend(TargetBuilder, DeviceRunner):
+    """A backend: both halves, for one kind of device. Adding ``opencl``, ``cuda`` or a remote
+    board means adding one module here and registering it."""
