@@ -39,6 +39,7 @@ import os
 import platform
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -57,6 +58,7 @@ FARM = GPU_DIR / "farm"
 WHEELS = ROOT / ".whl"
 EXAMPLES = ROOT / "examples" / "bundles"
 BACKENDS = ("cuda", "opencl")
+BUNDLES = ("tvm-default", "hostile-gpu", "cuda-source", "opencl-source")
 # the H200 machine's GPU and host CPU (Skylake-AVX512 runs x86-64-v3 code)
 TARGETS = {"cuda": {"arch": "sm_90", "host": {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": "x86-64-v3"}}}
 MAX_CARRY_BYTES = 62 << 20  # the device accepts 64 MiB of ignored files; keep some room
@@ -270,8 +272,9 @@ def cmd_pack(args) -> int:
     (FARM / "secret-key").write_text(uuid.uuid4().hex + uuid.uuid4().hex)
     picked = {w.id: w for w in suite.sample(args.sample, include_hidden=False)} if args.sample else {}
     picked.update((w.id, w) for w in (suite.select(args.tasks, False) if args.tasks else []))
-    picked.update((w.id, w) for w in suite.select(list(ATTACKS), False))
-    for name, cap in (("cuda-source", args.per_bundle), ("opencl-source", args.per_bundle)):
+    if "hostile-gpu" in args.bundles:
+        picked.update((w.id, w) for w in suite.select(list(ATTACKS), False))
+    for name, cap in ((b, args.per_bundle) for b in ("cuda-source", "opencl-source") if b in args.bundles):
         covered = [e["workload"] for e in json.loads((EXAMPLES / name / "manifest.json").read_text())["entries"]]
         picked.update((w.id, w) for w in suite.select(covered[:cap], False))
     (FARM / "tasks").write_text(",".join(sorted(picked)))
@@ -285,7 +288,8 @@ def cmd_pack(args) -> int:
                     "print(Token.objects.create(user=u).key)", env=env, capture_output=True,
                     text=True).stdout.split()[-1]  # the shell's banner comes first
     workloads = list(picked.values())
-    bundles = [("tvm-default", _default_bundle(workloads, args.backends), args.backends),
+    bundles = [("tvm-default", _default_bundle(workloads, args.backends) if "tvm-default" in args.bundles else None,
+                args.backends),
                ("hostile-gpu", _hostile_bundle(workloads), ["cuda"]),
                ("cuda-source", _example("cuda-source", set(picked)), ["cuda"]),
                ("opencl-source", _example("opencl-source", set(picked)), ["opencl"])]
@@ -297,7 +301,7 @@ def cmd_pack(args) -> int:
         _wait_http(f"http://127.0.0.1:{PORT}/api/v1/backends/", 60)
         uploaded = []
         for name, data, backends in bundles:
-            if data is None or not set(backends) & set(args.backends):
+            if name not in args.bundles or data is None or not set(backends) & set(args.backends):
                 continue
             sub = _upload(name, data, token, [b for b in backends if b in args.backends])
             uploaded.append({"bundle": name, "id": sub["id"], "backends": sub["backends"]})
@@ -419,6 +423,12 @@ def cmd_measure(args) -> int:
         _stop(worker, timeout=120)
     # the broker folder as one file: the land jobs the measurements queued travel back in it
     shutil.copytree(FARM, out / "farm", ignore=shutil.ignore_patterns("cache", "var", "broker"))
+    # and the database without the built files and references it no longer needs: what comes
+    # back from the GPU machine is size-limited (an 18 MiB database of 30 tasks did not)
+    with sqlite3.connect(out / "farm" / "portal.sqlite3") as db:
+        db.execute("DELETE FROM portal_blob WHERE kind IN ('artifact', 'reference')")
+    with sqlite3.connect(out / "farm" / "portal.sqlite3") as db:
+        db.execute("VACUUM")
     with tarfile.open(out / "farm" / "broker.tar", "w") as tar:
         tar.add(FARM / "broker", arcname="broker")
     (out / "measure.json").write_text(json.dumps({"measure_s": seconds, "served": served,
@@ -546,6 +556,7 @@ def main(argv=None) -> int:
     a.add_argument("--backends", type=lambda s: s.split(","), default=list(BACKENDS))
     a.add_argument("--tasks", action="append", help="workload glob (repeatable)")
     a.add_argument("--sample", type=int, default=8, help="the suite's deterministic representative sample")
+    a.add_argument("--bundles", type=lambda s: s.split(","), default=list(BUNDLES))
     a.add_argument("--per-bundle", type=int, default=4, help="tasks of each source bundle added to the selection")
     a.add_argument("--keep-runtime", action="store_true", help="reuse .gpu/site.tar.xz")
     a.add_argument("--timeout", type=float, default=3000)
