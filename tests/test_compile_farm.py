@@ -262,3 +262,33 @@ def test_a_malformed_build_target_setting_stops_the_start_with_its_name(value, m
                           text=True, timeout=120, env={**os.environ, "DJANGO_SETTINGS_MODULE": "portal.settings",
                                                        "EKB_BUILD_TARGETS": value})
     assert proc.returncode != 0 and f"ImproperlyConfigured: {message}" in proc.stderr
+
+
+def test_a_folder_broker_is_set_up_for_a_measurement_machine_reached_by_files(tmp_path):
+    """``CELERY_BROKER_URL=filesystem://`` (bench/gpu_matrix.py's air gap): the broker is the
+    folder EKB_BROKER_DIR names, made at start-up, and a job queued on one side is a file there
+    that names its queue."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from portal_helpers import REPO
+
+    folder = tmp_path / "broker"
+    code = ("import json, django; django.setup()\n"
+            "from django.conf import settings\n"
+            "from portal import jobs\n"
+            "jobs.dispatch_measure(7, 'cuda')\n"
+            "print(json.dumps(settings.CELERY_BROKER_TRANSPORT_OPTIONS))\n")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "portal.settings", "CELERY_BROKER_URL": "filesystem://",
+           "EKB_BROKER_DIR": str(folder), "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    opts = json.loads(out.strip().splitlines()[-1])
+    assert opts["data_folder_in"] == opts["data_folder_out"] == str(folder / "queue")
+    assert opts["control_folder"] == str(folder / "control")
+    (msg,) = (folder / "queue").iterdir()
+    assert msg.name.endswith(".eval.cuda.msg")
+    body = json.loads(msg.read_text())
+    assert body["headers"]["task"] == "portal.measure" and body["headers"]["argsrepr"] == "(7, 'cuda')"
