@@ -18,10 +18,15 @@ def build_queue_for(backend: str) -> str:
     return "build." + backend.replace(":", ".")
 
 
+def _args(submission_id: int, backend: str, track: str) -> tuple:
+    """A job's arguments: the track only when it is not the default (older jobs' shape)."""
+    return (submission_id, backend) + ((track,) if track != "public" else ())
+
+
 def dispatch(submission_id: int, backend: str, track: str = "public", *, kind: str = "bundle") -> None:
     """Queue a submission's evaluation on one backend: with the compile farm on, a bundle's
     build job (its measurement is queued when the build is done); else one job doing both."""
-    args = (submission_id, backend) + ((track,) if track != "public" else ())
+    args = _args(submission_id, backend, track)
     farm = settings.EKB_COMPILE_FARM and kind == "bundle"
     if settings.EKB_INPROCESS_WORKER:
         from portal.evaluation import evaluate_backend
@@ -46,7 +51,7 @@ def _local_submit(fn, *args) -> None:
 
 def dispatch_measure(submission_id: int, backend: str, track: str = "public") -> None:
     """Queue the measurement of a built submission on the machines that have the device."""
-    args = (submission_id, backend) + ((track,) if track != "public" else ())
+    args = _args(submission_id, backend, track)
     if settings.EKB_INPROCESS_WORKER:
         from portal.farm import measure_backend
 
@@ -60,7 +65,7 @@ def dispatch_measure(submission_id: int, backend: str, track: str = "public") ->
 def dispatch_land(submission_id: int, backend: str, track: str = "public") -> None:
     """Queue the announcement of a measured submission's results where the suite is: the boards'
     slices are the suite's, and a measurement machine has TVM's runtime only (a build queue)."""
-    args = (submission_id, backend) + ((track,) if track != "public" else ())
+    args = _args(submission_id, backend, track)
     if settings.EKB_INPROCESS_WORKER:
         from portal.farm import land_backend
 
