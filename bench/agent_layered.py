@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import sys
 import time
 from pathlib import Path
@@ -126,19 +125,20 @@ def main(argv=None) -> int:
     meter = Meter(budget.max_requests * len(tasks), budget.max_tokens)
     t_start = time.perf_counter()
     try:
-        for i, w in enumerate(tasks, 1):
-            client = ChatClient(server.url, "ekb-search", policy=NetPolicy(allow_loopback=True), meter=meter)
-            t0 = time.perf_counter()
-            r = run_task(w, args.mode, client, lambda c, w=w: pipe.evaluate(w, c), budget, pipe.info)
-            row = task_row(r)
-            report["tasks"].append(row)
-            report["results"].append(compact(r.to_json()))
-            report["summary"] = scoring.summarize(report["results"])
-            report["wall_s"] = time.perf_counter() - t_start
-            write(out, report)
-            print(f"[{i}/{len(tasks)}] {w.id}: {r.status} {row['speedup'] or 0:.3f}× "
-                  f"(search best {row['search_best_speedup'] or 0:.3f}×) in {time.perf_counter() - t0:.0f} s; "
-                  f"fast@1.0 so far {report['summary']['fast@1.0']:.3f}", file=sys.stderr, flush=True)
+        with pipe.session():  # one run, one submitter: its candidates share a build process
+            for i, w in enumerate(tasks, 1):
+                client = ChatClient(server.url, "ekb-search", policy=NetPolicy(allow_loopback=True), meter=meter)
+                t0 = time.perf_counter()
+                r = run_task(w, args.mode, client, lambda c, w=w: pipe.evaluate(w, c), budget, pipe.info)
+                row = task_row(r)
+                report["tasks"].append(row)
+                report["results"].append(compact(r.to_json()))
+                report["summary"] = scoring.summarize(report["results"])
+                report["wall_s"] = time.perf_counter() - t_start
+                write(out, report)
+                print(f"[{i}/{len(tasks)}] {w.id}: {r.status} {row['speedup'] or 0:.3f}× "
+                      f"(search best {row['search_best_speedup'] or 0:.3f}×) in {time.perf_counter() - t0:.0f} s; "
+                      f"fast@1.0 so far {report['summary']['fast@1.0']:.3f}", file=sys.stderr, flush=True)
     finally:
         server.stop()
     s = report["summary"]

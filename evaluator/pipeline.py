@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import platform
+import secrets
 import shutil
 import stat
 import tempfile
@@ -30,6 +31,7 @@ from evaluator.backends.base import TargetBuilder
 from evaluator.backends.peaks import cache_dir, peaks, remeasured, roofline_fraction
 from evaluator.baselines import tvm_tuned
 from evaluator.harness import linkage, timing
+from evaluator.harness.arena import layout as arena_layout, sealed as arena_sealed
 from evaluator.harness import messages as m
 from evaluator.harness.check import check_set
 from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
@@ -74,6 +76,7 @@ class Builder:
         self.tuned_records = tuned_records
         self.protocol = protocol or Protocol()
         self.sandbox = _choose_sandbox(sandbox)
+        self._session: _BuildSession | None = None
 
     def target(self) -> dict:
         """The TVM target this builder's artifacts are for (JSON)."""
@@ -182,17 +185,32 @@ class Builder:
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
     def _build(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> "Artifact | TaskResult":
-        """The build step: the candidate's library, or the task's failure."""
+        """The build step: the candidate's library, or the task's failure. Inside
+        :meth:`session` the step's process is the session's (TVM already imported), and
+        ``scratch`` is not used."""
         import tvm
 
         lim = self.protocol.limits
-        # build (lower + compile) in a child; scratch is fresh, so nothing is planted yet
-        _create(scratch / "canonical.json", tvm.ir.save_json(w.canonical_module()).encode())
-        _create(scratch / "candidate.src", cand.source.encode("utf-8"))
+        step = self._session
+        if step is not None:
+            child, scratch = step.process()
+            canonical, source, artifact_name = step.names()
+        else:
+            child, canonical, source, artifact_name = None, "canonical.json", "candidate.src", ARTIFACT
+        # lower + compile in a child, over files nothing has planted (a fresh scratch, or the
+        # session's cleared one with names drawn at random)
+        _create(scratch / canonical, tvm.ir.save_json(w.canonical_module()).encode())
+        _create(scratch / source, cand.source.encode("utf-8"))
+        request = m.BuildRequest(
+            backend=self.name, target=self.target(), format=cand.format, source=source, canonical=canonical,
+            artifact=artifact_name, launch=cand.launch, tensors=tuple(m.TensorSpec(**t) for t in w.signature()))
         t0 = time.perf_counter()
-        child = self._child("build", m.BuildRequest(
-            backend=self.name, target=self.target(), format=cand.format, source="candidate.src", canonical="canonical.json",
-            artifact=ARTIFACT, launch=cand.launch, tensors=tuple(m.TensorSpec(**t) for t in w.signature())), scratch)
+        if child is None:
+            child = self._child("build", request, scratch)
+            if step is not None:
+                step.started(child)
+        else:
+            child.send(request.to_json())
         try:
             msg = child.read(m.BuildReply, lim.build_s)
         except StepTimeout:
@@ -200,23 +218,45 @@ class Builder:
         except StepCrashed as e:
             return self._stopped(r, child, records.COMPILE_ERROR, f"the compiler process {e}", "build", e.output)
         finally:
-            child.close()
+            if step is None:
+                child.close()
             r.steps_s["build"] = time.perf_counter() - t0
-        r.detail["build_usage"] = _usage(child).get("usage")
+        # a limit the step reached (e.g. a fork bomb that ended in an exception), read from its
+        # cgroup while it lives on in a session: the session's process then ends with this build
+        why = _limit_reason(child, self.sandbox, alive=step is not None)
+        if step is not None:
+            step.finished(retire=why is not None)
+        else:
+            r.detail["build_usage"] = _usage(child).get("usage")
         if not msg.ok:
-            why = _limit_reason(child, self.sandbox)  # e.g. a fork bomb ends in an exception
             if why:
                 return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
             word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
                 cand.format, "lowering error") if msg.stage == "lower" else "build error"
             return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage)
         r.detail["ir_chars"] = len(msg.ir)
+        r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s}
         try:
-            artifact = Artifact.take(scratch, ARTIFACT, lim.max_artifact_bytes,
+            artifact = Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
                                      registry_calls=lambda: self.backend.registry_calls(w))
         except ValueError as e:
             return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
         return artifact
+
+    @contextlib.contextmanager
+    def session(self):
+        """Builds inside share one sandboxed build process (TVM imported once, not per task):
+        for one submission's entries, never two submitters' (a session is entered per
+        submission and job). Nested sessions are one."""
+        if self._session is not None:
+            yield self
+            return
+        self._session = _BuildSession(self)
+        try:
+            yield self
+        finally:
+            self._session.close()
+            self._session = None
 
     def _baselines(self, w, r: TaskResult, time_tuned: bool) -> dict[str, Artifact]:
         """The baselines' libraries (built here, from our own code, and cached). A baseline that
@@ -242,6 +282,145 @@ class Builder:
         return out
 
 
+class _BuildSession:
+    """The build process of a :meth:`Builder.session`, kept from one build to the next.
+
+    Each build gets the scratch cleared and file names drawn at random (nothing an earlier build
+    left can stand in for its input or its artifact). The process ends, and the next build
+    starts another, after a build that timed out or crashed, reached a sandbox limit, or left
+    the process with less than half its CPU limit (``RLIMIT_CPU`` counts a process's whole
+    life), and after :data:`MAX_BUILDS` builds (memory a long-lived TVM keeps)."""
+
+    MAX_BUILDS = 256
+
+    def __init__(self, builder: Builder):
+        self.builder = builder
+        self.stack = contextlib.ExitStack()
+        self.child: ChildProcess | None = None
+        self.scratch: Path | None = None
+        self.builds = 0
+
+    def process(self) -> tuple[ChildProcess | None, Path]:
+        """The live process (None: the caller starts one with its request) and its scratch."""
+        if self.child is not None and self.child.proc.poll() is not None:
+            self._end()
+        if self.child is None:
+            self._end()
+            self.scratch = self.stack.enter_context(self.builder._scratch())
+        else:
+            _clear(self.scratch)
+        return self.child, self.scratch
+
+    @staticmethod
+    def names() -> tuple[str, str, str]:
+        tag = secrets.token_hex(8)
+        return f"canonical-{tag}.json", f"candidate-{tag}.src", f"kernel-{tag}.so"
+
+    def started(self, child: ChildProcess) -> None:
+        self.child, self.builds = child, 0
+
+    def finished(self, retire: bool) -> None:
+        self.builds += 1
+        child = self.child
+        if child is None:
+            return
+        lim = getattr(self.builder.sandbox, "limits", None)
+        cpu = child.cpu_s()
+        spent = lim is not None and cpu is not None and cpu > lim.cpu_seconds / 2
+        if retire or spent or self.builds >= self.MAX_BUILDS or child._closed:
+            self._end()
+
+    def _end(self) -> None:
+        if self.child is not None:
+            self.child.close()
+            self.child = None
+        self.stack.close()
+        self.stack = contextlib.ExitStack()
+        self.scratch = None
+
+    def close(self) -> None:
+        self._end()
+
+
+@dataclass
+class _Kept:
+    """A kernel process of a session, with its own scratch and arena (kept with it)."""
+
+    key: tuple
+    scratch: Path
+    arena_fd: int
+    stack: contextlib.ExitStack
+    child: ChildProcess | None = None
+    tasks: int = 0
+
+
+class _ServeSession:
+    """The kernel processes of a :meth:`Pipeline.session`, one per role (and environment).
+
+    A process is kept after a task only when the task ended with every kernel checked and
+    timed (``ChildProcess.reusable``): any failure, limit or protocol error ends it, and the
+    next task starts a fresh one. It is told ``stop`` between tasks (it lets go of the kernel and
+    waits for the next request), gets the next task's artifact under a new name in its cleared
+    scratch, and is retired after :data:`MAX_TASKS` tasks or half its CPU limit
+    (``RLIMIT_CPU`` counts a process's whole life). Its arena is one sealed shared-memory file
+    of :data:`ARENA_BYTES` (pages are allocated only where a task writes); a task whose tensors
+    need more gets a process of its own."""
+
+    MAX_TASKS = 64
+    ARENA_BYTES = 64 << 20
+
+    def __init__(self, pipe: "Pipeline"):
+        self.pipe = pipe
+        self.idle: dict[tuple, _Kept] = {}
+
+    def take(self, role: str, env: dict, scratch: Callable) -> _Kept:
+        key = (role, tuple(sorted(env.items())))
+        kept = self.idle.pop(key, None)
+        if kept is not None:
+            return kept
+        stack = contextlib.ExitStack()
+        folder = stack.enter_context(scratch())
+        fd = arena_sealed(self.ARENA_BYTES)
+        stack.callback(os.close, fd)
+        return _Kept(key, folder, fd, stack)
+
+    def give(self, kept: _Kept) -> None:
+        child = kept.child
+        kept.tasks += 1
+        lim = getattr(self.pipe.sandbox, "limits", None)
+        cpu = child.cpu_s() if child is not None else None
+        keep = (child is not None and child.reusable and not child._closed and child.proc.poll() is None
+                and kept.tasks < self.MAX_TASKS and not (lim and cpu is not None and cpu > lim.cpu_seconds / 2)
+                and kept.key not in self.idle)
+        if keep:
+            child.reusable = False  # until the next task ends well
+            child.send(m.Command(op="stop").to_json())
+            self.idle[kept.key] = kept
+        else:
+            self._end(kept)
+
+    @staticmethod
+    def _end(kept: _Kept) -> None:
+        if kept.child is not None:
+            kept.child.close()
+        kept.stack.close()
+
+    def close(self) -> None:
+        for kept in self.idle.values():
+            self._end(kept)
+        self.idle.clear()
+
+
+def _clear(folder: Path) -> None:
+    """Remove everything in a scratch folder, never following a link out of it."""
+    for entry in os.scandir(folder):
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+
+
 class Pipeline(Builder):
     """Evaluates tasks on one backend whose device is on this machine: builds (as a
     :class:`Builder`), then checks and times in the run steps (``measure``)."""
@@ -263,6 +442,23 @@ class Pipeline(Builder):
         # the seeded input sets and their references, per workload and seed: a worker evaluates
         # many submissions on the same workloads (kept in this process's memory only)
         self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
+        self._serving: _ServeSession | None = None
+
+    @contextlib.contextmanager
+    def session(self):
+        """As :meth:`Builder.session`, and the kernel processes too: each role's process (the
+        candidate's, each baseline's) is kept from one task to the next, TVM's runtime and the
+        device's context set up once. For one submission's tasks, never two submitters'."""
+        if self._serving is not None:
+            yield self
+            return
+        with super().session():
+            self._serving = _ServeSession(self)
+            try:
+                yield self
+            finally:
+                self._serving.close()
+                self._serving = None
 
     def evaluate_module(self, w: suite.WorkloadDef, mod) -> TaskResult:
         """Check and time a trusted, already scheduled module (a fresh ``tvm-tuned`` result) as
@@ -299,26 +495,13 @@ class Pipeline(Builder):
 
     def _serve(self, stack: contextlib.ExitStack, w, kernels: dict[str, Artifact | dict],
                limit_s: float) -> dict[str, timing.Server]:
-        """Start one process, in its own fresh scratch, serving ``kernels`` (role → artifact, or
-        the vendor call's spec), each over its own arena."""
+        """One process serving ``kernels`` (role → artifact, or the vendor call's spec), each over
+        its own arena: a fresh process in its own fresh scratch, or inside :meth:`session` (one
+        kernel whose tensors fit a kept arena) the session's process for this role, kept from the
+        task before."""
         specs = [m.TensorSpec(t.name, tuple(t.shape), t.dtype) for t in w.inputs] + \
                 [m.TensorSpec(t.name, tuple(t.shape), t.dtype, "output") for t in w.outputs]
-        scratch = stack.enter_context(self._scratch())
-        arenas, spec_of = {}, []
-        for role, what in kernels.items():
-            arena = arenas[role] = timing.arena_for(specs, self.backend.max_slots)
-            stack.callback(arena.close)
-            placed = what.place(scratch, role) if isinstance(what, Artifact) else ""
-            spec_of.append(m.KernelSpec(role=role, artifact=placed,
-                                        slots=arena.layout.slots, arena_fd=arena.fd,
-                                        arena_bytes=arena.layout.total,
-                                        vendor=None if isinstance(what, Artifact) else what))
-        marked = next(iter(arenas.values())).specs  # the same plan for every kernel of a workload
-        req = m.ServeRequest(backend=self.info.name, graph=w.level == "L3",
-                             inputs=tuple(marked[:len(w.inputs)]), outputs=tuple(marked[len(w.inputs):]),
-                             kernels=tuple(spec_of))
-        env = {"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count),
-               **self.backend.prepare_run(scratch, limit_s)}
+        env = {"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count)}
         if "vendor" in kernels:
             # OpenBLAS's threads spin for ~0.1 s after each call (2^28 cycles) unless told not
             # to: cores taken from the kernel timed next, and CPU the idle check would see
@@ -329,8 +512,46 @@ class Pipeline(Builder):
             # loading and calling a built kernel needs TVM's runtime only: half the import time,
             # and no compiler within the kernel's reach
             env["TVM_USE_RUNTIME_LIB"] = "1"
-        child = self._child("serve", req, scratch, env=env, pass_fds=tuple(a.fd for a in arenas.values()))
-        stack.callback(child.close)
+        plans = {role: timing.arena_plan(specs, self.backend.max_slots) for role in kernels}
+        kept = None
+        if self._serving is not None and len(kernels) == 1 and not self.backend.one_session:
+            (role,) = kernels
+            if arena_layout(*plans[role]).total <= _ServeSession.ARENA_BYTES:
+                kept = self._serving.take(role, env, self._scratch)
+        if kept is not None:
+            scratch = kept.scratch
+            _clear(scratch)  # nothing the task before left stays
+            arenas = {role: timing.Arena(*plans[role], fd=os.dup(kept.arena_fd))}
+            stack.callback(self._serving.give, kept)  # kept again only once marked reusable
+        else:
+            scratch = stack.enter_context(self._scratch())
+            arenas = {role: timing.Arena(*plans[role]) for role in kernels}
+        for a in arenas.values():
+            stack.callback(a.close)
+        tag = secrets.token_hex(4)  # a new name every task: a kept process never reloads an old library
+        spec_of = []
+        for role, what in kernels.items():
+            arena = arenas[role]
+            placed = what.place(scratch, f"{role}-{tag}") if isinstance(what, Artifact) else ""
+            spec_of.append(m.KernelSpec(role=role, artifact=placed, slots=arena.layout.slots,
+                                        arena_fd=kept.arena_fd if kept else arena.fd,
+                                        arena_bytes=_ServeSession.ARENA_BYTES if kept else arena.layout.total,
+                                        vendor=None if isinstance(what, Artifact) else what))
+        marked = next(iter(arenas.values())).specs  # the same plan for every kernel of a workload
+        req = m.ServeRequest(backend=self.info.name, graph=w.level == "L3",
+                             inputs=tuple(marked[:len(w.inputs)]), outputs=tuple(marked[len(w.inputs):]),
+                             kernels=tuple(spec_of))
+        if kept is not None and kept.child is not None:
+            child = kept.child
+            child.send(req.to_json())
+        else:
+            env.update(self.backend.prepare_run(scratch, limit_s))
+            fds = (kept.arena_fd,) if kept is not None else tuple(a.fd for a in arenas.values())
+            child = self._child("serve", req, scratch, env=env, pass_fds=fds)
+            if kept is not None:
+                kept.child = child
+            else:
+                stack.callback(child.close)
         return {role: timing.Server(role, child, arenas[role], len(w.inputs), not self.backend.host_memory,
                                     checked=role != "vendor", own_process=len(kernels) == 1) for role in kernels}
 
@@ -367,7 +588,10 @@ class Pipeline(Builder):
                 others["vendor"] = vendor
             servers: dict[str, timing.Server] = {}
             try:
-                if not self.backend.one_session:  # each kernel in a process of its own
+                # each kernel in a process of its own: fresh ones start while the candidate builds
+                # (the build is one core's work); a session's kept ones are ready, and wait for it
+                separate = not self.backend.one_session
+                if separate and self._serving is None:
                     for role, what in others.items():
                         servers.update(self._serve(stack, w, {role: what}, lim.check_s + lim.time_s))
                 if callable(artifact):
@@ -375,9 +599,12 @@ class Pipeline(Builder):
                     if isinstance(artifact, TaskResult):
                         return artifact
                 t0 = time.perf_counter()
-                if self.backend.one_session:  # a board's one session carries every kernel
+                if not separate:  # a board's one session carries every kernel
                     servers = self._serve(stack, w, {"candidate": artifact, **others}, lim.check_s + lim.time_s)
                 else:  # a candidate never shares a process
+                    if self._serving is not None:
+                        for role, what in others.items():
+                            servers.update(self._serve(stack, w, {role: what}, lim.check_s + lim.time_s))
                     servers = {**self._serve(stack, w, {"candidate": artifact}, lim.check_s + lim.time_s), **servers}
             except OSError as e:  # the machine refused a process or an arena: not the candidate's doing
                 raise RuntimeError(f"could not start the run step: {e}") from e
@@ -430,11 +657,17 @@ class Pipeline(Builder):
             why = _limit_reason(cand.child, self.sandbox, alive=True)
             if verdict is None and why:  # a limit hit is named even when the kernel coped with it
                 verdict = self._fail(r, records.RUNTIME_ERROR, why, step="time")
-            for srv in servers.values():
-                srv.child.close()
-            r.detail["run_usage"] = _usage(cand.child).get("usage")
             if verdict is not None:
+                for srv in servers.values():
+                    srv.child.close()
+                r.detail["run_usage"] = _usage(cand.child).get("usage")
                 return verdict
+            for srv in servers.values():
+                if self._serving is not None:
+                    srv.child.reusable = True  # a session may keep it for the next task
+                else:
+                    srv.child.close()
+            r.detail["run_usage"] = _usage(cand.child).get("usage")
             return self._record(w, r, report)
 
     SEEDED_CACHE = 64  # input sets kept (with their references), each at most:
@@ -671,10 +904,10 @@ class Artifact:
         if why:
             raise ValueError(why)
 
-    def place(self, scratch: Path, role: str) -> str:
-        """Write the artifact into a fresh scratch as ``role`` with the suffix saying what it is
-        (and a c-source library's description beside it); the file's name."""
-        name = role + artifact_suffix(self.files[0][1][:4])
+    def place(self, scratch: Path, stem: str) -> str:
+        """Write the artifact into a scratch as ``stem`` with the suffix saying what it is (and a
+        c-source library's description beside it); the file's name."""
+        name = stem + artifact_suffix(self.files[0][1][:4])
         for i, (_, data) in enumerate(self.files):
             _create(scratch / (name if i == 0 else f"{name}.json"), data)
         return name
@@ -788,17 +1021,18 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     results = []
     used: set[int] = set()  # entries some selected task resolved to (workload-level, else pattern-level)
-    for w in tasks:
-        if progress:
-            progress(w.id, None)
-        e = bundle.entry_for(w, pipe.info.name)
-        if e is not None:
-            used.add(e.index)
-        cand = Candidate.of(e, w)
-        res = pipe.evaluate(w, cand)
-        results.append(res)
-        if progress:
-            progress(w.id, res)
+    with pipe.session():  # one bundle: its builds share a build process
+        for w in tasks:
+            if progress:
+                progress(w.id, None)
+            e = bundle.entry_for(w, pipe.info.name)
+            if e is not None:
+                used.add(e.index)
+            cand = Candidate.of(e, w)
+            res = pipe.evaluate(w, cand)
+            results.append(res)
+            if progress:
+                progress(w.id, res)
     return {
         "backend": pipe.info.name,
         "backend_info": pipe.info.to_json(),

@@ -26,9 +26,10 @@ import math
 from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
+from evaluator.harness.protocol import FAST_P
 from evaluator.records import CORRECT
 
-FAST_P = (0.5, 0.8, 1.0, 1.5, 2.0)
+__all__ = ["FAST_P"]
 DEFAULT_BASELINE = "tvm-default"
 GENERALISATION_P = 1.0  # "fast" on a held-out workload: what Fast@1.0 counts
 PATTERN_SEP = "@"  # a workload id is <pattern id>@<tag>

@@ -92,8 +92,9 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
             aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
             done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.PUBLIC)
                        .values_list("workload", flat=True))
-            fatal = endpoints.evaluate_endpoint(
-                sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device))
+            with pipe.session():  # the model's candidates for this submission share a build process
+                fatal = endpoints.evaluate_endpoint(
+                    sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device))
             if fatal:
                 endpoints.fail(sub, fatal)
                 return
@@ -135,15 +136,16 @@ def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -
     aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                .values_list("workload", flat=True))
-    for w in workloads:
-        if w.id in done:
-            continue
-        if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
-            raise _Cancelled
-        e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
-        r = pipe.evaluate(w, Candidate.of(e, w))
-        if store(sub, r, device=pipe.info.device, track=track) and track == Result.PUBLIC:
-            Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+    with pipe.session():  # this submission's builds share one build process, no one else's
+        for w in workloads:
+            if w.id in done:
+                continue
+            if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                raise _Cancelled
+            e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
+            r = pipe.evaluate(w, Candidate.of(e, w))
+            if store(sub, r, device=pipe.info.device, track=track) and track == Result.PUBLIC:
+                Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
 
 
 def _verify_backend(submission_id: int, backend: str) -> None:
@@ -159,9 +161,10 @@ def _verify_backend(submission_id: int, backend: str) -> None:
             done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.VERIFIED)
                        .values_list("workload", flat=True))
             # a fatal endpoint failure leaves the verification unfinished: staff see the state
-            endpoints.evaluate_endpoint(sub, backend, pipe, done,
-                                        lambda s, r: store(s, r, device=pipe.info.device, track=Result.VERIFIED),
-                                        workloads=_verified_tasks(sub), count_progress=False)
+            with pipe.session():
+                endpoints.evaluate_endpoint(sub, backend, pipe, done,
+                                            lambda s, r: store(s, r, device=pipe.info.device, track=Result.VERIFIED),
+                                            workloads=_verified_tasks(sub), count_progress=False)
         else:
             _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe)
     except _Cancelled:

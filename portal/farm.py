@@ -68,25 +68,26 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
         target, seeds = builder.target(), _seeds(sub, backend, track)
         built = set(Build.objects.filter(submission=sub, backend=backend, track=track)
                     .values_list("workload", flat=True))
-        for w in track_tasks(track):
-            if w.id in built:
-                continue
-            if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
-                return
-            e = bundle.entry_for(w, backend)
-            artifact, record = builder.build(w, Candidate.of(e, w))
-            baselines, spec, references = {}, {}, ""
-            if artifact is not None:
-                baselines = {role: _store_files(a) for role, a in builder.baselines(w, record).items()}
-                ws = WorkloadSpec.of(w, builder.backend, seeds)
-                spec, references = ws.to_json(), Blob.put(Blob.Kind.REFERENCE, ws.references_npz())
-            try:
-                Build.objects.create(submission=sub, workload=w.id, backend=backend, track=track,
-                                     candidate=_store_files(artifact) if artifact is not None else None,
-                                     baselines=baselines, record=record.to_json(), target=target,
-                                     workload_spec=spec, references=references)
-            except IntegrityError:  # a concurrent duplicate of this job built it first
-                pass
+        with builder.session():  # this submission's builds share one build process
+            for w in track_tasks(track):
+                if w.id in built:
+                    continue
+                if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                    return
+                e = bundle.entry_for(w, backend)
+                artifact, record = builder.build(w, Candidate.of(e, w))
+                baselines, spec, references = {}, {}, ""
+                if artifact is not None:
+                    baselines = {role: _store_files(a) for role, a in builder.baselines(w, record).items()}
+                    ws = WorkloadSpec.of(w, builder.backend, seeds)
+                    spec, references = ws.to_json(), Blob.put(Blob.Kind.REFERENCE, ws.references_npz())
+                try:
+                    Build.objects.create(submission=sub, workload=w.id, backend=backend, track=track,
+                                         candidate=_store_files(artifact) if artifact is not None else None,
+                                         baselines=baselines, record=record.to_json(), target=target,
+                                         workload_spec=spec, references=references)
+                except IntegrityError:  # a concurrent duplicate of this job built it first
+                    pass
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("building submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)
@@ -103,23 +104,24 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
         pipe = Pipeline(backend, seeds=_seeds(sub, backend, track))
         done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                    .values_list("workload", flat=True))
-        for b in Build.objects.filter(submission=sub, backend=backend, track=track).order_by("workload"):
-            if b.workload in done:
-                continue
-            if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
-                return
-            record = TaskResult.from_json(b.record)
-            if not b.failed:
-                why = pipe.backend.runs_target(b.target)
-                if why:  # a build worker configured for another device: nothing here can run it
-                    raise RuntimeError(f"{b.workload}: the artifacts cannot run on this {backend} device: {why}")
-                # no pattern file is imported here: a measurement machine has TVM's runtime only
-                w = WorkloadSpec.from_json(b.workload_spec, Blob.read(b.references))
-                record = pipe.measure(w, _load_files(b.candidate),
-                                      {role: _load_files(f) for role, f in b.baselines.items()}, record=record)
-            if evaluation.store(sub, record, device=pipe.info.device, track=track, announce=False) \
-                    and track == Result.PUBLIC:
-                Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+        with pipe.session():  # this submission's kernels: each role's process kept from task to task
+            for b in Build.objects.filter(submission=sub, backend=backend, track=track).order_by("workload"):
+                if b.workload in done:
+                    continue
+                if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                    return
+                record = TaskResult.from_json(b.record)
+                if not b.failed:
+                    why = pipe.backend.runs_target(b.target)
+                    if why:  # a build worker configured for another device: nothing here can run it
+                        raise RuntimeError(f"{b.workload}: the artifacts cannot run on this {backend} device: {why}")
+                    # no pattern file is imported here: a measurement machine has TVM's runtime only
+                    w = WorkloadSpec.from_json(b.workload_spec, Blob.read(b.references))
+                    record = pipe.measure(w, _load_files(b.candidate),
+                                          {role: _load_files(f) for role, f in b.baselines.items()}, record=record)
+                if evaluation.store(sub, record, device=pipe.info.device, track=track, announce=False) \
+                        and track == Result.PUBLIC:
+                    Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
     except Exception as exc:  # noqa: BLE001
         log.exception("measuring submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)

@@ -60,13 +60,14 @@ def run(args) -> int:
                         policy=NetPolicy(allow_loopback=args.allow_loopback),
                         meter=Meter(budget.max_requests, budget.max_tokens))
     results = []
-    for w in suite.select(args.tasks or None):
-        r = run_task(w, args.mode, client, lambda c, w=w: pipe.evaluate(w, c), budget, pipe.info)
-        results.append(r)
-        print(f"{w.id}: {r.status} {r.speedup.get('tvm-default') or 0:.3f}× {r.reason[:120]}", flush=True)
-        err = r.detail["endpoint"]["error"]
-        if err and err["fatal"]:
-            break
+    with pipe.session():  # one run, one submitter: its candidates share a build process
+        for w in suite.select(args.tasks or None):
+            r = run_task(w, args.mode, client, lambda c, w=w: pipe.evaluate(w, c), budget, pipe.info)
+            results.append(r)
+            print(f"{w.id}: {r.status} {r.speedup.get('tvm-default') or 0:.3f}× {r.reason[:120]}", flush=True)
+            err = r.detail["endpoint"]["error"]
+            if err and err["fatal"]:
+                break
     summary = scoring.summarize(results)
     print(json.dumps(summary, indent=1))
     if args.json:

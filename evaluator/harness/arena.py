@@ -102,6 +102,15 @@ def _marked(specs: list, share: set[int]) -> list:
     return [replace(t, shared=i in share) for i, t in enumerate(specs)]
 
 
+def sealed(size: int) -> int:
+    """A new shared-memory file of ``size`` bytes whose size can never change (its pages are
+    only allocated where they are written)."""
+    fd = os.memfd_create("ekb-arena", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    os.ftruncate(fd, size)
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _SEALS)
+    return fd
+
+
 class Arena:
     """``specs``: TensorSpec-like objects (name, shape, dtype), inputs then outputs."""
 
@@ -110,10 +119,8 @@ class Arena:
         self.layout = layout(self.specs, slots)
         size = self.layout.total
         if fd is None:  # the parent: create and seal
-            fd = os.memfd_create("ekb-arena", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-            os.ftruncate(fd, size)
-            fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _SEALS)
-        elif os.fstat(fd).st_size != size:
+            fd = sealed(size)
+        elif os.fstat(fd).st_size < size:  # a kept process's arena serves many tasks' layouts
             raise ValueError(f"the arena is {os.fstat(fd).st_size} bytes; the layout needs {size}")
         self.fd = fd
         self.map = mmap.mmap(fd, size)

@@ -132,7 +132,8 @@ class _Served:
         from evaluator.harness.arena import Arena
 
         self.req, self.spec, self.backend = req, spec, backend
-        self.arena = Arena(list(req.inputs) + list(req.outputs), spec.slots, fd=spec.arena_fd)
+        # its own descriptor: a kept process maps its one arena afresh for every task
+        self.arena = Arena(list(req.inputs) + list(req.outputs), spec.slots, fd=os.dup(spec.arena_fd))
         n_in = len(req.inputs)
         self.views = [[self.arena.view(s, i) for i in range(n_in + len(req.outputs))] for s in range(spec.slots)]
         self.host = self.backend.host_memory
@@ -166,6 +167,11 @@ class _Served:
                         g.copyto(o)
         kernel.sync()
 
+    def close(self) -> None:
+        """Let go of this task's kernel and tensors (the process serves another task next)."""
+        self.kernel = self.tensors = self.ins = self.outs = self.views = None
+        self.arena.close()
+
     def load(self, slots) -> None:
         if not self.host:
             for s in slots:
@@ -180,7 +186,9 @@ class _Served:
                     v[...] = t.numpy()
 
 
-def serve(req: m.ServeRequest, chan, commands) -> None:
+def serve(req: m.ServeRequest, chan, commands) -> bool:
+    """Serve one task's kernels; True when told to ``stop`` (a kept process then waits for its
+    next task's request), False when it ended otherwise (the process then exits)."""
     from evaluator.backends import get_backend
 
     backend = get_backend(req.backend)
@@ -191,12 +199,14 @@ def serve(req: m.ServeRequest, chan, commands) -> None:
             served[spec.role] = _Served(backend, req, spec)
         except Exception as e:  # noqa: BLE001 - a kernel that does not load is the submission's error
             _send(chan, m.Ready(ok=False, role=spec.role, stage="load", error=_error_text(e)))
-            return
+            return False
     _send(chan, m.Ready(ok=True))
     for line in commands:
         cmd = m.Command.from_json(line)
         if cmd.op == "stop":
-            return
+            for one in served.values():
+                one.close()
+            return True
         one = served.get(cmd.role)
         if one is None:
             raise m.ProtocolError(f"Command.role: no kernel {cmd.role!r} here")
@@ -208,8 +218,9 @@ def serve(req: m.ServeRequest, chan, commands) -> None:
             getattr(one, cmd.op)(*((slots, cmd.number) if cmd.op == "run" else (slots,)))
         except Exception as e:  # noqa: BLE001 - the kernel failed while called
             _send(chan, m.Done(op=cmd.op, ok=False, error=_error_text(e)))
-            return
+            return False
         _send(chan, m.Done(op=cmd.op, child_s=time.perf_counter() - t0))
+    return False
 
 
 def _die_with_parent() -> None:
@@ -238,10 +249,13 @@ def main(argv: list[str]) -> int:
     commands = iter(sys.stdin.readline, "")
     try:
         first = next(commands, "")
-        if step == "build":
-            build(m.BuildRequest.from_json(first), chan)
-        elif step == "serve":
-            serve(m.ServeRequest.from_json(first), chan, commands)
+        if step == "build":  # one build, or a session's builds one after another
+            while first:
+                build(m.BuildRequest.from_json(first), chan)
+                first = next(commands, "")
+        elif step == "serve":  # one task, or a kept process's tasks one after another
+            while first and serve(m.ServeRequest.from_json(first), chan, commands):
+                first = next(commands, "")
         else:
             raise m.ProtocolError(f"unknown step {step!r}")
     except Exception:  # noqa: BLE001 - report, never hang the parent

@@ -60,6 +60,7 @@ class ChildProcess:
         self.group = None
         self.usage = None
         self._closed = False
+        self.reusable = False  # set by a session once a task ended well: it may serve the next
         if sandbox is not None:
             self.group = sandbox.cgroup()
             cmd, fd = sandbox.command(argv, scratch, dict(env or {}), self.group)

@@ -12,6 +12,8 @@ TOLERANCES = {
     "bfloat16": (2e-2, 2e-2),
 }
 EXACT = (0.0, 0.0)  # integer outputs (int8/int32 …) must match exactly
+# The speedups the boards decide on (Fast@p): timing stops once its interval has settled each.
+FAST_P = (0.5, 0.8, 1.0, 1.5, 2.0)
 
 
 def tolerance(dtype: str) -> tuple[float, float]:
@@ -42,7 +44,13 @@ class Protocol:
     # whole run's speedup (a batch-matmul once read 1.21x against 2.08x in its other runs).
     min_rounds: int = 30
     max_rounds: int = 400
-    rse_target: float = 0.01  # stop once every kernel's relative std. error is under this
+    rse_target: float = 0.01  # a kernel timed alone stops once its relative std. error is under this
+    # After ``min_rounds``, timing stops once every speedup's interval is settled: no Fast@p
+    # threshold inside it (the board's decision can no longer change), or its rounds' interval
+    # already within the placement uncertainty (more rounds cannot narrow what is reported);
+    # and in either case its half-width within ``settle_half_width`` of the median, half the
+    # stability target (max/min over runs ≤ 1.10). Otherwise at ``time_budget_s``.
+    settle_half_width: float = 0.05
     time_budget_s: float = 2.0  # per task, all kernels together
     # Slow kernels stop at ``max_timing_s`` once they have ``min_rounds_slow`` rounds: 30 rounds
     # of a one-second kernel and its baseline would overrun the timing step's wall-clock limit

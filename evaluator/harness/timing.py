@@ -35,6 +35,7 @@ import numpy as np
 from evaluator.harness import messages as m
 from evaluator.harness.arena import Arena, plan
 from evaluator.harness.process import ChildProcess, StepCrashed
+from evaluator.harness.protocol import FAST_P
 
 ARENA_BYTES = 24 << 20  # slots per kernel process: as many as fit, at most MAX_SLOTS
 MAX_SLOTS = 1024
@@ -159,10 +160,15 @@ class InputPool:
                 np.copyto(v, a)
 
 
+def arena_plan(specs: Sequence, max_slots: int = MAX_SLOTS) -> tuple[list, int]:
+    """A kernel's arena plan: its tensors (large inputs marked shared) and as many slots as fit
+    in ``ARENA_BYTES``."""
+    return plan(specs, ARENA_BYTES, min(max_slots, MAX_SLOTS))
+
+
 def arena_for(specs: Sequence, max_slots: int = MAX_SLOTS) -> Arena:
     """A kernel's arena: as many slots as fit in ``ARENA_BYTES`` (large inputs shared)."""
-    marked, slots = plan(specs, ARENA_BYTES, min(max_slots, MAX_SLOTS))
-    return Arena(marked, slots)
+    return Arena(*arena_plan(specs, max_slots))
 
 
 # --- statistics --------------------------------------------------------------------------------
@@ -217,6 +223,25 @@ def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -
 # slower), and widening them by 1 % left 4 %, by 2 % 1.7 %. The reported interval is the rounds'
 # widened by this, so that an identical kernel reads as a tie.
 PLACEMENT_UNCERTAINTY = 0.02
+
+
+def settled(samples: dict[str, list[float]], proto) -> bool:
+    """Whether more rounds could still change what the boards show (``Protocol``'s rule): every
+    speedup's interval is tight (``settle_half_width``) and either decides every Fast@p
+    threshold or is already within the placement uncertainty. A kernel timed alone: its
+    relative standard error under ``rse_target``."""
+    ratios = paired_ratios(samples)
+    if not ratios:
+        return all(_rse(s) < proto.rse_target for s in samples.values())
+    for v in ratios.values():
+        lo, hi = v["rounds_ci"]
+        half = (hi - lo) / 2 / v["median"] if v["median"] > 0 else math.inf
+        if half > proto.settle_half_width:
+            return False
+        decided = not any(v["ci"][0] <= p <= v["ci"][1] for p in FAST_P)
+        if not (decided or half <= PLACEMENT_UNCERTAINTY):
+            return False
+    return True
 
 
 # --- the timed phase ---------------------------------------------------------------------------
@@ -370,11 +395,8 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         elapsed = time.perf_counter() - start
         if rounds >= proto.min_rounds_slow and elapsed > proto.max_timing_s:
             break
-        if rounds >= proto.min_rounds:
-            ratios = paired_ratios(samples)
-            spread = [v["rse"] for v in ratios.values()] or [_rse(samples[n]) for n in names]
-            if all(x < proto.rse_target for x in spread) or elapsed > proto.time_budget_s:
-                break
+        if rounds >= proto.min_rounds and (elapsed > proto.time_budget_s or settled(samples, proto)):
+            break
     wall = time.perf_counter() - start
     child_clock = {}
     for name in names:
