@@ -450,6 +450,15 @@ def cmd_render(args) -> int:
     with tarfile.open(FARM / "broker.tar") as tar:
         tar.extractall(FARM, filter="data")
     manifest = json.loads((FARM / "manifest.json").read_text())
+    # the device may leave small files out of what it returns: both are remade here (the key
+    # signs nothing that comes back; the tasks are those built, which a chunk trimmed to the
+    # carry limit has fewer of than the manifest)
+    if not (FARM / "secret-key").exists():
+        (FARM / "secret-key").write_text(uuid.uuid4().hex)
+    if not (FARM / "tasks").exists():
+        with sqlite3.connect(FARM / "portal.sqlite3") as db:
+            built = sorted({w for (w,) in db.execute("SELECT workload FROM portal_build")})
+        (FARM / "tasks").write_text(",".join(built))
     env = _farm_env()
     _django(env)
     from evaluator import scoring
