@@ -376,8 +376,10 @@ class _ServeSession:
     def take(self, role: str, env: dict, scratch: Callable) -> _Kept:
         key = (role, tuple(sorted(env.items())))
         kept = self.idle.pop(key, None)
-        if kept is not None:
+        if kept is not None and kept.child is not None and kept.child.proc.poll() is None and kept.child.quiet():
             return kept
+        if kept is not None:  # it died or spoke while idle: a fresh one instead
+            self._end(kept)
         stack = contextlib.ExitStack()
         folder = stack.enter_context(scratch())
         fd = arena_sealed(self.ARENA_BYTES)

@@ -121,6 +121,11 @@ class ChildProcess:
                 raise StepCrashed(f"failed: {err.error}", self.stderr_tail()) from None
             raise StepCrashed(f"broke the step protocol: {e}", self.stderr_tail()) from None
 
+    def quiet(self) -> bool:
+        """Nothing unread from the step: no bytes kept and none waiting. A kept process that
+        wrote while idle (a reply forged ahead for the next task) is not used again."""
+        return not self._buf and not self._sel.select(0)
+
     def send(self, line: str) -> None:
         try:
             self.proc.stdin.write(line.encode() + b"\n")
