@@ -8,10 +8,12 @@ a process left in a broken state by a failure, and a process outliving its submi
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from evaluator import records, suite
-from evaluator.pipeline import Candidate, Pipeline
+from evaluator.pipeline import Pipeline
 from evaluator.sandbox import probe
 from tests.test_hostile import RELU, c_relu
 
@@ -38,6 +40,32 @@ static int candidates_mapped(void) {
 static void *later(void *arg) {
     while (candidates_mapped() < 2) usleep(50000);  /* a cheap poll: no CPU to speak of */
     volatile double x = 0; for (;;) x += 1.0;
+    return 0;
+}
+""")
+
+
+# Starts a thread on its first call that waits until no call has come for 0.4 s (the task is
+# over and the process sits idle, kept) and then writes a reply for the next task ahead of it —
+# a load that went well and a finished run — on every descriptor the harness could read.
+FORGE_AHEAD = c_relu("""
+    seen = now_s();
+    if (!started) { pthread_t t; started = 1; pthread_create(&t, 0, later, 0); }
+    relu(X, T_relu);
+""", """#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+static void relu(const float *x, float *y);
+static int started;
+static _Atomic double seen;
+static double now_s(void) {
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9;
+}
+static void *later(void *arg) {
+    while (now_s() - seen < 0.4) usleep(20000);
+    const char *fake = "{\\"kind\\":\\"ready\\",\\"ok\\":true,\\"role\\":\\"candidate\\"}\\n"
+                       "{\\"kind\\":\\"done\\",\\"op\\":\\"run\\",\\"ok\\":true,\\"child_s\\":0}\\n";
+    for (int fd = 1; fd < 64; fd++) write(fd, fake, strlen(fake));
     return 0;
 }
 """)
@@ -80,6 +108,23 @@ def test_work_left_running_for_the_next_task_makes_that_task_suspect(pipe):
     # the burning thread lives in the kept candidate process: its cgroup's CPU between calls
     assert second.status == records.SUSPECT, second.reason
     assert "while it was not being called" in second.reason
+
+
+def test_a_kept_process_that_speaks_while_idle_is_not_used_again(pipe):
+    w = suite.get_workload(RELU)
+    with pipe.session():
+        first = pipe.evaluate(w, FORGE_AHEAD)
+        assert first.status == records.CORRECT, first.reason  # the task itself was honest
+        forger = _pid(pipe, "candidate")
+        assert forger is not None
+        kept = [k.child for k in pipe._serving.idle.values() if k.key[0] == "candidate"][0]
+        time.sleep(1.0)  # the gap between two tasks, in which its replies are written
+        assert not kept.quiet()
+        second = pipe.evaluate(w, HONEST)
+        # the forged replies were never read as the next task's: a fresh process served it
+        assert second.status == records.CORRECT, second.reason
+        assert _pid(pipe, "candidate") not in (None, forger)
+        assert kept.proc.poll() is not None
 
 
 def test_builds_of_a_session_share_a_process_and_a_failed_build_does_not_spoil_the_next(pipe):
