@@ -82,6 +82,13 @@ TOKEN_FILE = FARM / "token"
 PORT = 8765
 
 
+def _use_farm(name: str) -> None:
+    """Chunks of a sweep each have their own farm (.gpu/NAME), so the next one can be packed
+    while the last one is measured."""
+    global FARM
+    FARM = GPU_DIR / name
+
+
 def _pins() -> dict[str, str]:
     pins = {}
     for line in (ROOT / "requirements.txt").read_text().splitlines():
@@ -267,6 +274,9 @@ def _settle(done, timeout: float, what: str, every: float = 2.0) -> float:
 def cmd_pack(args) -> int:
     from evaluator import suite
 
+    _use_farm(args.farm)
+    if args.tasks_file:
+        args.tasks = (args.tasks or []) + [t for t in Path(args.tasks_file).read_text().split() if t]
     shutil.rmtree(FARM, ignore_errors=True)
     FARM.mkdir(parents=True)
     (FARM / "secret-key").write_text(uuid.uuid4().hex + uuid.uuid4().hex)
@@ -330,17 +340,67 @@ def cmd_pack(args) -> int:
     failed = list(Submission.objects.filter(pk__in=[u["id"] for u in uploaded], state=Submission.State.FAILED))
     for s in failed:
         print(f"submission {s.pk} failed while building: {s.error}", file=sys.stderr)
+    limit = (args.max_mib << 20) if args.max_mib else _farm_room(runtime)
+    dropped = _trim(limit)
+    for wid, nbytes in dropped:
+        print(f"left out {wid}: {nbytes / 2**20:.1f} MiB of built files past this chunk's {limit / 2**20:.0f} MiB")
+    built = sorted({b.workload for b in Build.objects.all()})
+    (FARM / "tasks").write_text(",".join(built))
     manifest = {"created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "targets": TARGETS, "backends": args.backends,
                 "build_machine": platform.platform(), "build_s": build_s, "pack_s": time.perf_counter() - t0,
-                "submissions": uploaded, "tasks": sorted(picked)}
+                "submissions": uploaded, "tasks": built,
+                "left_out": [{"workload": w, "bytes": n} for w, n in dropped]}
     (FARM / "manifest.json").write_text(json.dumps(manifest, indent=1))
-    size = sum(p.stat().st_size for p in GPU_DIR.rglob("*") if p.is_file() and "site" != p.parent.name)
-    print(f"{len(uploaded)} submissions of {expected} tasks built in {build_s:.0f} s; .gpu/ holds "
-          f"{size / 2**20:.1f} MiB (runtime {runtime.stat().st_size / 2**20:.1f} MiB); queued: "
+    print(f"{len(uploaded)} submissions of {len(built)} tasks built in {build_s:.0f} s; {FARM.name} holds "
+          f"{_size(FARM) / 2**20:.1f} MiB (runtime {runtime.stat().st_size / 2**20:.1f} MiB); queued: "
           f"{_queued(lambda q: q.startswith('eval.'))} measurements")
-    if size > MAX_CARRY_BYTES:
-        print(f"warning: over {MAX_CARRY_BYTES >> 20} MiB; select fewer tasks")
     return 0 if not failed else 1
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _farm_room(runtime: Path) -> int:
+    """What a farm may hold: the carry limit less the tracked tree and the runtime beside it."""
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    tree = sum((ROOT / f).stat().st_size for f in tracked.decode().split("\0") if f and (ROOT / f).is_file())
+    return MAX_CARRY_BYTES - tree - runtime.stat().st_size
+
+
+def _trim(limit: int) -> list[tuple[str, int]]:
+    """Drops the builds with the most bytes until the farm fits ``limit`` (what the device's carry
+    allows); the measurement job measures the builds there are, so a dropped task is measured in
+    a later chunk of its own or reported as left out."""
+    from portal.models import Blob, Build
+
+    dropped = []
+    while True:
+        with sqlite3.connect(FARM / "portal.sqlite3") as db:
+            db.execute("VACUUM")
+        if _size(FARM) <= limit:
+            return dropped
+        sizes = dict(Blob.objects.exclude(kind=Blob.Kind.BUNDLE).values_list("digest", "size"))
+        builds = list(Build.objects.exclude(candidate=None))
+        if not builds:
+            return dropped
+        users: dict[str, int] = {}
+        for b in builds:
+            for d in _digests(b):
+                users[d] = users.get(d, 0) + 1
+
+        def own(b) -> int:  # the bytes dropping this build frees
+            return sum(sizes.get(d, 0) for d in _digests(b) if users[d] == 1)
+        worst = max(builds, key=own)
+        nbytes = own(worst)
+        Blob.objects.filter(digest__in=[d for d in _digests(worst) if users[d] == 1]).delete()
+        worst.delete()
+        dropped.append((worst.workload, nbytes))
+
+
+def _digests(build) -> set[str]:
+    files = list(build.candidate or []) + [f for fs in build.baselines.values() for f in fs]
+    return {d for _, d in files} | ({build.references} if build.references else set())
 
 
 def _queued(which) -> int:
@@ -349,6 +409,148 @@ def _queued(which) -> int:
     for f in (FARM / "broker" / "queue").glob("*.msg"):
         n += bool(which(f.name.partition(".")[2].removesuffix(".msg")))
     return n
+
+
+# --- plan and merge (a whole-suite sweep, chunk by chunk) ------------------------------------
+
+RESULTS = ROOT / "bench" / "results"
+# a task's built files besides its references (cuda: 20 KiB; the default module is both the
+# candidate and the baseline, stored once); references compress to about 0.87 of their raw size
+PER_TASK_BYTES = 32 << 10
+
+
+def _parts(backend: str) -> list[Path]:
+    return sorted(RESULTS.glob(f"gpu_matrix-*-suite-{backend}-part*.json"))
+
+
+def _measured_tasks(backend: str) -> dict[str, dict]:
+    """The tvm-default board's tasks of every chunk measured so far (a later chunk wins)."""
+    tasks: dict[str, dict] = {}
+    for f in _parts(backend):
+        for b in json.loads(f.read_text())["boards"].values():
+            if b["bundle"] == "tvm-default" and b["backend"] == backend:
+                tasks.update((t["workload"], t) for t in b["tasks"] if t["status"] != "missing")
+    return tasks
+
+
+def _reference_bytes(w) -> int:
+    from evaluator.harness.protocol import Protocol
+
+    return sum(t.nbytes for t in w.outputs) * len(Protocol().seeds)
+
+
+def cmd_plan(args) -> int:
+    """Splits the public tasks a backend's sweep has not measured yet into chunks that fit the
+    carry limit, by the bytes their references and built files will take, and writes each as a
+    tasks file for ``pack --tasks-file``."""
+    from evaluator import suite
+
+    done = _measured_tasks(args.backend)
+    packed = {t for f in GPU_DIR.glob("farm-*/manifest.json") if args.backend in json.loads(f.read_text())["backends"]
+              for t in json.loads(f.read_text())["tasks"]}  # chunks packed, not measured yet
+    todo = [w for w in suite.workloads(include_hidden=False)
+            if w.level != "L3" and w.id not in done and w.id not in packed]
+    room = args.chunk_mib << 20
+    chunks: list[list[str]] = [[]]
+    used = 0
+    for w in todo:  # the suite's order keeps a family together
+        need = _reference_bytes(w) + PER_TASK_BYTES
+        if chunks[-1] and used + need > room:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(w.id)
+        used += need
+    plan = GPU_DIR / "plan"
+    shutil.rmtree(plan, ignore_errors=True)
+    plan.mkdir(parents=True)
+    for i, ids in enumerate(c for c in chunks if c):
+        (plan / f"{args.backend}-{i + 1:02d}.tasks").write_text("\n".join(ids) + "\n")
+        print(f"{args.backend}-{i + 1:02d}: {len(ids)} tasks ({ids[0]} … {ids[-1]})")
+    print(f"{len(done)} measured, {len(packed)} packed, {len(todo)} to go in {len(chunks)} chunks of at most {args.chunk_mib} MiB")
+    return 0
+
+
+def cmd_merge(args) -> int:
+    """One report of a whole-suite sweep from its chunks: the tvm-default board over every task
+    measured (a later chunk wins), what was not measured and why, the median speedup of the
+    default schedule against itself and the vendor's coverage and times."""
+    import statistics
+
+    from evaluator import scoring, suite
+
+    parts = _parts(args.backend)
+    if not parts:
+        raise SystemExit(f"no chunk of a {args.backend} sweep under bench/results/")
+    reports = [json.loads(f.read_text()) for f in parts]
+    tasks = _measured_tasks(args.backend)
+    public = [w for w in suite.workloads(include_hidden=False)]
+    left_out = {}
+    for w in public:
+        if w.id in tasks:
+            continue
+        left_out[w.id] = ("L3 graph: the tvm-default bundle has no entry (a graph's default is the backend's build "
+                          "of its Relax module)") if w.level == "L3" else "not measured yet"
+    board = [tasks[w.id] for w in public if w.id in tasks]
+    speedups = [t["speedup"]["tvm-default"] for t in board
+                if t["status"] == "correct" and t.get("speedup", {}).get("tvm-default") is not None]
+    vendor = [t for t in board if "vendor" in t.get("times", {})]
+    by_status: dict[str, int] = {}
+    for t in board:
+        by_status[t["status"]] = by_status.get(t["status"], 0) + 1
+    first = reports[-1]
+    report = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend,
+              "command": f"bench/gpu_matrix.py plan/pack/measure/render per chunk; merge --backend {args.backend}",
+              "parts": [f.name for f in parts], "machine": first["machine"], "pack": first["pack"],
+              "protocol": first["protocol"], "devices": first["devices"],
+              "build_s": sum(r["build_s"] for r in reports), "measure_s": sum(r["measure_s"] for r in reports),
+              "public_tasks": len(public), "measured": len(board), "by_status": by_status,
+              "summary": scoring.summarize(board), "summary_vendor": scoring.summarize(board, baseline="vendor"),
+              "median_speedup_vs_tvm_default": statistics.median(speedups) if speedups else None,
+              "speedup_range": [min(speedups), max(speedups)] if speedups else None,
+              "vendor_tasks": len(vendor), "left_out": left_out, "tasks": board}
+    stem = Path(args.out)
+    stem.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
+    stem.with_suffix(".md").write_text(_merged_markdown(report))
+    print(_merged_markdown(report).split("\n## ")[0])
+    return 0
+
+
+def _merged_markdown(r: dict) -> str:
+    s, v, m = r["summary"], r["summary_vendor"], r["machine"]
+    missing = [w for w, why in r["left_out"].items() if why == "not measured yet"]
+    lines = [f"# tvm-default over the public suite on {r['backend']} — {r['date']}", "",
+             f"Measured on: {m.get('gpu', '?')}; {m['platform']}; CuPy {m.get('cupy', '–')}, PyTorch "
+             f"{m.get('torch', '–')}, TVM {m.get('tvm', '–')} (runtime only). Built for {r['pack']['arch']} on "
+             f"{r['pack']['build_machine']}.",
+             f"Command: `{r['command']}`; {len(r['parts'])} chunks ({', '.join(r['parts'])}); building "
+             f"{r['build_s']:.0f} s, measuring {r['measure_s']:.0f} s in all.", "",
+             "Each chunk went through the compile farm: uploaded through the REST API, built by a build worker, "
+             "measured by a measurement worker on the GPU machine with the sandbox on (every kernel in its own "
+             "sandboxed process), landed back here. The candidate is each task's default module submitted as "
+             "itself, so its speedup against tvm-default checks the harness (≈ 1) and its vendor times are "
+             "PyTorch's (TF32 off).", "",
+             f"- Public tasks: {r['public_tasks']}; measured: {r['measured']} "
+             f"({', '.join(f'{k} {n}' for k, n in sorted(r['by_status'].items()))}).",
+             f"- Correct@1 over the measured tasks: {s['correct@1']:.3f}; Fast@1.0 {s['fast@1.0']:.3f}, "
+             f"ties@1.0 {s['ties@1.0']:.3f}, geomean (correct) {_fmt(s['geomean_correct'], '.3f')}.",
+             f"- Median speedup of the default schedule against itself: "
+             f"{_fmt(r['median_speedup_vs_tvm_default'], '.3f')} (range "
+             f"{' – '.join(_fmt(x, '.2f') for x in r['speedup_range'] or [None, None])}).",
+             f"- Vendor (PyTorch) timed on {r['vendor_tasks']} tasks; vendor Fast@1.0 {v['fast@1.0']:.3f}, geomean "
+             f"× vendor (correct) {_fmt(v['geomean_correct'], '.3f')}.",
+             f"- Not measured: {len(r['left_out'])} ({len(missing)} not measured yet; "
+             f"{len(r['left_out']) - len(missing)} L3 graphs without a tvm-default entry).", ""]
+    if missing:
+        lines += ["Not measured yet: " + ", ".join(f"`{w}`" for w in missing[:400]) +
+                  (" …" if len(missing) > 400 else ""), ""]
+    lines += ["## Tasks", "", "| task | status | candidate µs | tvm-default µs | vendor µs | × tvm-default | × vendor |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
+    for t in r["tasks"]:
+        us = {k: _fmt(x["median_s"] * 1e6, ".1f") for k, x in t.get("times", {}).items()}
+        sp = t.get("speedup", {})
+        lines.append(f"| {t['workload']} | {t['status']} | {us.get('candidate', '–')} | {us.get('tvm-default', '–')} "
+                     f"| {us.get('vendor', '–')} | {_fmt(sp.get('tvm-default'))} | {_fmt(sp.get('vendor'))} |")
+    return "\n".join(lines) + "\n"
 
 
 # --- measure (the GPU machine) ---------------------------------------------------------------
@@ -391,6 +593,7 @@ def _machine() -> dict:
 
 
 def cmd_measure(args) -> int:
+    _use_farm(args.farm)
     manifest = json.loads((FARM / "manifest.json").read_text())
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -421,16 +624,21 @@ def cmd_measure(args) -> int:
         seconds = _settle(measured, args.timeout, "measuring")
     finally:
         _stop(worker, timeout=120)
-    # the broker folder as one file: the land jobs the measurements queued travel back in it
-    shutil.copytree(FARM, out / "farm", ignore=shutil.ignore_patterns("cache", "var", "broker"))
-    # and the database without the built files and references it no longer needs: what comes
-    # back from the GPU machine is size-limited (an 18 MiB database of 30 tasks did not)
-    with sqlite3.connect(out / "farm" / "portal.sqlite3") as db:
+    # the farm as one file (what comes back from the GPU machine is a few files, size-limited):
+    # the database without the built files and references it no longer needs (an 18 MiB
+    # database of 30 tasks did not come back) and the broker folder, with the land jobs the
+    # measurements queued
+    back = Path(tempfile.mkdtemp(prefix="ekb-back-"))
+    shutil.copy2(FARM / "portal.sqlite3", back / "portal.sqlite3")
+    with sqlite3.connect(back / "portal.sqlite3") as db:
         db.execute("DELETE FROM portal_blob WHERE kind IN ('artifact', 'reference')")
-    with sqlite3.connect(out / "farm" / "portal.sqlite3") as db:
+    with sqlite3.connect(back / "portal.sqlite3") as db:
         db.execute("VACUUM")
-    with tarfile.open(out / "farm" / "broker.tar", "w") as tar:
-        tar.add(FARM / "broker", arcname="broker")
+    with tarfile.open(out / "farm.tar.xz", "w:xz") as tar:
+        tar.add(back / "portal.sqlite3", arcname="portal.sqlite3")
+        for name in ("manifest.json", "tasks", "broker"):
+            tar.add(FARM / name, arcname=name)
+    shutil.rmtree(back)
     (out / "measure.json").write_text(json.dumps({"measure_s": seconds, "served": served,
                                                   "elapsed_s": time.monotonic() - t0}))
     print(f"measured in {seconds:.0f} s")
@@ -444,21 +652,11 @@ def cmd_render(args) -> int:
     came = Path(args.measured)
     FARM = GPU_DIR / "farm-measured"
     shutil.rmtree(FARM, ignore_errors=True)
-    shutil.copytree(came / "farm", FARM)
-    for p in FARM.rglob("*"):
-        p.chmod(0o700 if p.is_dir() else 0o600)
-    with tarfile.open(FARM / "broker.tar") as tar:
+    FARM.mkdir(parents=True)
+    with tarfile.open(came / "farm.tar.xz") as tar:
         tar.extractall(FARM, filter="data")
     manifest = json.loads((FARM / "manifest.json").read_text())
-    # the device may leave small files out of what it returns: both are remade here (the key
-    # signs nothing that comes back; the tasks are those built, which a chunk trimmed to the
-    # carry limit has fewer of than the manifest)
-    if not (FARM / "secret-key").exists():
-        (FARM / "secret-key").write_text(uuid.uuid4().hex)
-    if not (FARM / "tasks").exists():
-        with sqlite3.connect(FARM / "portal.sqlite3") as db:
-            built = sorted({w for (w,) in db.execute("SELECT workload FROM portal_build")})
-        (FARM / "tasks").write_text(",".join(built))
+    (FARM / "secret-key").write_text(uuid.uuid4().hex)  # it signs nothing that comes back
     env = _farm_env()
     _django(env)
     from evaluator import scoring
@@ -568,17 +766,27 @@ def main(argv=None) -> int:
     a.add_argument("--bundles", type=lambda s: s.split(","), default=list(BUNDLES))
     a.add_argument("--per-bundle", type=int, default=4, help="tasks of each source bundle added to the selection")
     a.add_argument("--keep-runtime", action="store_true", help="reuse .gpu/site.tar.xz")
+    a.add_argument("--farm", default="farm", help="the farm's folder under .gpu/ (one per chunk of a sweep)")
+    a.add_argument("--tasks-file", help="workload ids or globs, one per line (a sweep plan's chunk)")
+    a.add_argument("--max-mib", type=int, help="what the farm may hold (default: the carry limit's room)")
     a.add_argument("--timeout", type=float, default=3000)
+    a = sub.add_parser("plan", help="split what a whole-suite sweep has left into chunks (tasks files)")
+    a.add_argument("--backend", default="cuda", choices=BACKENDS)
+    a.add_argument("--chunk-mib", type=int, default=24, help="what one chunk's farm may hold")
+    a = sub.add_parser("merge", help="one report of a whole-suite sweep from its chunks")
+    a.add_argument("--backend", default="cuda", choices=BACKENDS)
+    a.add_argument("out")
     a = sub.add_parser("measure", help="serve the queued measurements on this machine's GPU")
     a.add_argument("--out", required=True)
     a.add_argument("--opencl-device", default="NVIDIA", help="substring of the OpenCL device to use")
+    a.add_argument("--farm", default="farm", help="the farm's folder under .gpu/")
     a.add_argument("--timeout", type=float, default=480)
     a = sub.add_parser("render", help="land the measured results here and write OUT.json and OUT.md")
     a.add_argument("measured", help="the measure command's --out, fetched back")
     a.add_argument("out")
     a.add_argument("--timeout", type=float, default=600)
     args = p.parse_args(argv)
-    return {"pack": cmd_pack, "measure": cmd_measure, "render": cmd_render}[args.cmd](args)
+    return {"pack": cmd_pack, "plan": cmd_plan, "merge": cmd_merge, "measure": cmd_measure, "render": cmd_render}[args.cmd](args)
 
 
 if __name__ == "__main__":

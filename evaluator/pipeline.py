@@ -162,8 +162,9 @@ class Builder:
         return self._baselines(w, r, time_tuned=True)
 
     def _fail(self, r: TaskResult, status: str, reason: str, **detail) -> TaskResult:
-        r.status, r.reason = status, reason
-        r.detail.update(detail)
+        # a reason and a step's output may quote what submitted code wrote
+        r.status, r.reason = status, m.printable(reason)
+        r.detail.update({k: m.printable(v) if isinstance(v, str) else v for k, v in detail.items()})
         return r
 
     def _child(self, step: str, request: m.Message, scratch: Path, env: dict | None = None,

@@ -361,6 +361,25 @@ __attribute__((constructor)) static void forge(void) {
 """
 
 
+FORGE_ERROR = """#include <unistd.h>
+/* at load: a well-formed failed "ready" whose error text carries a NUL, a terminal escape
+   (clear the screen, set the window title) and a bell, then an exit */
+__attribute__((constructor)) static void forge(void) {
+    const char *fake = "{\\"kind\\":\\"ready\\",\\"ok\\":false,\\"stage\\":\\"load\\","
+                       "\\"error\\":\\"x\\\\u0000\\\\u001b[2J\\\\u001b]0;owned\\\\u0007y\\"}\\n";
+    for (int fd = 1; fd < 64; fd++) write(fd, fake, strlen(fake));
+    _exit(0);
+}
+"""
+
+
+def test_control_characters_in_a_steps_error_never_reach_the_reason(pipe):
+    r = evaluate(pipe, RELU, c_relu("relu(X, T_relu);", FORGE_ERROR))
+    assert r.status == records.RUNTIME_ERROR, r.reason
+    assert r.reason.startswith("load failed: x") and r.reason.endswith("y"), r.reason  # the forged reply's
+    assert not any(ord(c) < 32 and c not in "\n\t" or 0x7f <= ord(c) <= 0x9f for c in r.reason), repr(r.reason)
+
+
 def test_forged_and_flooded_messages_end_the_task_with_a_reason(pipe):
     t0 = time.perf_counter()
     r = evaluate(pipe, RELU, c_relu("relu(X, T_relu);", FORGE))

@@ -21,10 +21,18 @@ MAX_TEXT = 200_000  # IR text
 MAX_ERROR = 4_000
 MAX_LIST = 4_096
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# control characters other than tab and newline: a step's error text is shown on pages, in
+# reports and in terminals (a compiler's log came back with a NUL in it)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class ProtocolError(ValueError):
     """A message that does not follow the protocol; the text says which field and why."""
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (other than tab and newline) replaced."""
+    return _CONTROL.sub("\ufffd", text)
 
 
 def plain_name(value: str, what: str) -> str:
@@ -100,6 +108,8 @@ class Message:
         for name in cls.names:
             if values.get(name):
                 plain_name(values[name], f"{what}.{name}")
+        if isinstance(values.get("error"), str):
+            values["error"] = printable(values["error"])[:MAX_ERROR]
         try:
             return cls(**values)
         except TypeError as e:
