@@ -53,6 +53,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evaluator.harness.messages import printable  # noqa: E402 - after the path
+
 GPU_DIR = ROOT / ".gpu"
 FARM = GPU_DIR / "farm"
 WHEELS = ROOT / ".whl"
@@ -748,7 +750,7 @@ def markdown(report: dict) -> str:
             times = t.get("times", {})
             us = {k: _fmt(v["median_s"] * 1e6, ".1f") for k, v in times.items()}
             sp = t.get("speedup", {})
-            note = t.get("reason", "")
+            note = printable(t.get("reason", ""))  # a record made before reasons were cleaned may hold any text
             lines.append(f"| {t['workload']} | {t['status']} | {us.get('candidate', '–')} "
                          f"| {us.get('tvm-default', '–')} "
                          f"| {us.get('vendor', '–')} | {_fmt(sp.get('tvm-default'))} | {_fmt(sp.get('vendor'))} "
