@@ -35,6 +35,7 @@ def signature(workload=None) -> dict:
     """What determines the schedule besides the workload, the target and the TVM version."""
     out = {"dlight": list(RULES), "a failing rule does not apply": True,
            "a Matmul result that does not parse back does not apply": True,
+           "a result over the target's limits (VerifyGPUCode) does not apply": True,
            "opaque loop nests": "outer parallel loops -> blockIdx.x",
            "what Fallback declines": "leading spatial loops -> blockIdx.x, threadIdx.x (256)"}
     if workload is not None and gpu_compute(workload) is not None:
@@ -66,7 +67,10 @@ class _Tolerant:
     trip Reduction's dataflow check) is treated as not applying, so the next rule — at the end
     ``Fallback`` — schedules the function, as TVM intends for a compute no rule recognises.
     So is a Matmul whose result is not well-formed TIR (with several epilogue blocks it inlines
-    its output into the first and leaves the others reading a buffer that no longer exists)."""
+    its output into the first and leaves the others reading a buffer that no longer exists).
+    And so is a result over the target's limits (MetaSchedule's ``VerifyGPUCode``): GEMV staged
+    a 1024-wide fp32 row block in 64 KiB of shared memory, which no CUDA device loads statically
+    (48 KiB)."""
 
     def __init__(self, rule, parse_back: bool = False):
         self.rule, self.parse_back = rule, parse_back
@@ -78,9 +82,12 @@ class _Tolerant:
             out = self.rule.apply(func, target, tunable)
         except Exception:  # noqa: BLE001 - TVM raises its own error types here
             return None
+        scheds = out if isinstance(out, list) else [out] if out is not None else []
+        if not all(_within_limits(sch, target) for sch in scheds):
+            return None
         if not self.parse_back:
             return out
-        for sch in out if isinstance(out, list) else [out] if out is not None else []:
+        for sch in scheds:
             try:
                 # TVMScript's parser checks well-formedness of scheduled TIR (TVM's verifier does
                 # not take blocks); the example bundle ships this text, so it must parse anyway
@@ -88,6 +95,19 @@ class _Tolerant:
             except Exception:  # noqa: BLE001
                 return None
         return out
+
+
+def _within_limits(sch, target) -> bool:
+    """Whether a scheduled function fits the target's shared memory, threads and vector width."""
+    from tvm.s_tir import meta_schedule as ms
+
+    verify = ms.postproc.VerifyGPUCode()
+    ms.TuneContext(mod=sch.mod, target=target, space_generator=ms.space_generator.PostOrderApply(
+        sch_rules=[], postprocs=[verify], mutator_probs={}), search_strategy="replay-trace")
+    try:
+        return bool(verify.apply(sch))
+    except Exception:  # noqa: BLE001 - a function the verifier cannot lower is left to the build's error
+        return True
 
 
 def schedule(mod, target: dict, workload=None):
