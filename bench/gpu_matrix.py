@@ -447,7 +447,7 @@ def cmd_plan(args) -> int:
     tasks file for ``pack --tasks-file``."""
     from evaluator import suite
 
-    done = _measured_tasks(args.backend)
+    done = {w: t for w, t in _measured_tasks(args.backend).items() if w not in set(args.again or ())}
     packed = {t for f in GPU_DIR.glob("farm-*/manifest.json") if args.backend in json.loads(f.read_text())["backends"]
               for t in json.loads(f.read_text())["tasks"]}  # chunks packed, not measured yet
     todo = [w for w in suite.workloads(include_hidden=False)
@@ -775,6 +775,7 @@ def main(argv=None) -> int:
     a = sub.add_parser("plan", help="split what a whole-suite sweep has left into chunks (tasks files)")
     a.add_argument("--backend", default="cuda", choices=BACKENDS)
     a.add_argument("--chunk-mib", type=int, default=24, help="what one chunk's farm may hold")
+    a.add_argument("--again", action="append", help="a measured task to measure again (its baseline changed)")
     a = sub.add_parser("merge", help="one report of a whole-suite sweep from its chunks")
     a.add_argument("--backend", default="cuda", choices=BACKENDS)
     a.add_argument("out")
