@@ -33,6 +33,7 @@ must end with its reason and leave the device usable for the jobs after it).
 from __future__ import annotations
 
 import argparse
+import collections
 import io
 import json
 import os
@@ -40,6 +41,7 @@ import platform
 import shutil
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -54,6 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evaluator.harness.messages import printable  # noqa: E402 - after the path
+from evaluator.harness.protocol import Protocol  # noqa: E402
 
 GPU_DIR = ROOT / ".gpu"
 FARM = GPU_DIR / "farm"
@@ -436,8 +439,6 @@ def _measured_tasks(backend: str) -> dict[str, dict]:
 
 
 def _reference_bytes(w) -> int:
-    from evaluator.harness.protocol import Protocol
-
     return sum(t.nbytes for t in w.outputs) * len(Protocol().seeds)
 
 
@@ -448,8 +449,8 @@ def cmd_plan(args) -> int:
     from evaluator import suite
 
     done = {w: t for w, t in _measured_tasks(args.backend).items() if w not in set(args.again or ())}
-    packed = {t for f in GPU_DIR.glob("farm-*/manifest.json") if args.backend in json.loads(f.read_text())["backends"]
-              for t in json.loads(f.read_text())["tasks"]}  # chunks packed, not measured yet
+    manifests = [json.loads(f.read_text()) for f in GPU_DIR.glob("farm-*/manifest.json")]
+    packed = {t for doc in manifests if args.backend in doc["backends"] for t in doc["tasks"]}  # not measured yet
     todo = [w for w in suite.workloads(include_hidden=False)
             if w.level != "L3" and w.id not in done and w.id not in packed]
     room = args.chunk_mib << 20
@@ -476,8 +477,6 @@ def cmd_merge(args) -> int:
     """One report of a whole-suite sweep from its chunks: the tvm-default board over every task
     measured (a later chunk wins), what was not measured and why, the median speedup of the
     default schedule against itself and the vendor's coverage and times."""
-    import statistics
-
     from evaluator import scoring, suite
 
     parts = _parts(args.backend)
@@ -485,7 +484,7 @@ def cmd_merge(args) -> int:
         raise SystemExit(f"no chunk of a {args.backend} sweep under bench/results/")
     reports = [json.loads(f.read_text()) for f in parts]
     tasks = _measured_tasks(args.backend)
-    public = [w for w in suite.workloads(include_hidden=False)]
+    public = suite.workloads(include_hidden=False)
     left_out = {}
     for w in public:
         if w.id in tasks:
@@ -496,14 +495,12 @@ def cmd_merge(args) -> int:
     speedups = [t["speedup"]["tvm-default"] for t in board
                 if t["status"] == "correct" and t.get("speedup", {}).get("tvm-default") is not None]
     vendor = [t for t in board if "vendor" in t.get("times", {})]
-    by_status: dict[str, int] = {}
-    for t in board:
-        by_status[t["status"]] = by_status.get(t["status"], 0) + 1
-    first = reports[-1]
+    by_status = dict(collections.Counter(t["status"] for t in board))
+    last = reports[-1]
     report = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend,
               "command": f"bench/gpu_matrix.py plan/pack/measure/render per chunk; merge --backend {args.backend}",
-              "parts": [f.name for f in parts], "machine": first["machine"], "pack": first["pack"],
-              "protocol": first["protocol"], "devices": first["devices"],
+              "parts": [f.name for f in parts], "machine": last["machine"], "pack": last["pack"],
+              "protocol": last["protocol"], "devices": last["devices"],
               "build_s": sum(r["build_s"] for r in reports), "measure_s": sum(r["measure_s"] for r in reports),
               "public_tasks": len(public), "measured": len(board), "by_status": by_status,
               "summary": scoring.summarize(board), "summary_vendor": scoring.summarize(board, baseline="vendor"),
@@ -650,9 +647,8 @@ def cmd_measure(args) -> int:
 # --- render (back on the build machine) ------------------------------------------------------
 
 def cmd_render(args) -> int:
-    global FARM
     came = Path(args.measured)
-    FARM = GPU_DIR / "farm-measured"
+    _use_farm("farm-measured")
     shutil.rmtree(FARM, ignore_errors=True)
     FARM.mkdir(parents=True)
     with tarfile.open(came / "farm.tar.xz") as tar:
@@ -662,7 +658,6 @@ def cmd_render(args) -> int:
     env = _farm_env()
     _django(env)
     from evaluator import scoring
-    from evaluator.harness.protocol import Protocol
     from portal.models import Result, Submission
 
     lander = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "run_worker", "--backends", "",
