@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -46,7 +47,27 @@ def task_row(r) -> dict:
             "candidates": ep.get("candidates_measured"), "requests": ep.get("requests"),
             "elapsed_s": ep.get("elapsed_s"),
             "per_candidate": [{"n": t["candidate"], "layer": t["layer"], "outcome": t["outcome"],
-                               "speedup": t.get("speedup")} for t in measured]}
+                               "speedup": t.get("speedup"), "model_s": (t.get("request") or {}).get("latency_s"),
+                               "steps_s": t.get("steps_s", {})} for t in measured]}
+
+
+PARTS = ("model", "build", "check", "time", "vendor_ratio")
+
+
+def per_candidate(tasks: list[dict]) -> dict:
+    """Median seconds a measured candidate spent in each part (the model's reply, the pipeline's
+    steps), and the task's wall clock per measurement (scoring runs included): what is left of
+    that wall clock is the loop's own overhead."""
+    cands = [c for t in tasks for c in t["per_candidate"]]
+    out: dict = {}
+    for part in PARTS:
+        vals = [c["model_s"] if part == "model" else c["steps_s"].get(part, 0.0) for c in cands]
+        vals = [v for v in vals if v is not None]
+        out[part] = statistics.median(vals) if vals else None
+    runs = [(t["elapsed_s"], t["candidates"] + (1 if t["speedup"] is not None else 0)) for t in tasks
+            if t["elapsed_s"] and t["candidates"]]
+    out["wall_per_measurement"] = statistics.median(e / n for e, n in runs) if runs else None
+    return out
 
 
 def compact(result: dict) -> dict:
@@ -77,7 +98,10 @@ def write(out: Path, report: dict) -> None:
              f"{s['fast@2.0']:.3f} | {s['geomean_correct'] or 0:.3f} | {s['geomean_deployable'] or 0:.3f} |",
              "", f"Reference design's best agent (LEKA): Fast@1.0 = {PAPER_LEKA_FAST:.3f}. "
              f"Tasks done: {len(report['tasks'])} of {report['selected']}; wall {report['wall_s']:.0f} s.",
-             "", "## Per task", "",
+             "", "## Per measured candidate (median seconds)", "",
+             "| " + " | ".join((*PARTS, "task wall / measurement")) + " |", "|" + "---|" * (len(PARTS) + 1),
+             "| " + " | ".join(f"{v:.3f}" if v is not None else "–" for v in per_candidate(report["tasks"]).values())
+             + " |", "", "## Per task", "",
              "| workload | status | speedup (scoring run) | best during search | candidates | per candidate |",
              "|---|---|---|---|---|---|"]
     for t in report["tasks"]:

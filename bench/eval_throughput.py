@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evaluator import suite  # noqa: E402
 from evaluator.formats.bundle import load_bundle  # noqa: E402
 from evaluator.pipeline import evaluate_bundle  # noqa: E402
 
@@ -47,7 +48,8 @@ def run_bundle(name: str, repeats: int, globs: list[str] | None, old: Path | Non
     for i in range(repeats):
         t0 = time.perf_counter()
         reports.append(evaluate_bundle(bundle, "cpu-llvm", globs))
-        print(f"{name} run {i + 1}/{repeats}: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        reports[-1]["wall_s"] = time.perf_counter() - t0  # the whole run, start-up included
+        print(f"{name} run {i + 1}/{repeats}: {reports[-1]['wall_s']:.0f} s", file=sys.stderr)
         if old is not None:
             t0 = time.perf_counter()
             old_reports.append(run_old(old, name, globs))
@@ -75,21 +77,30 @@ def run_old(tree: Path, name: str, globs: list[str]) -> dict:
         return json.loads(out.read_text())
 
 
+# A pipeline's steps; ``vendor_ratio``: the vendor call timed against tvm-default, the first
+# time a machine meets a workload (0 in a run that found the figure known).
+STEPS = ("build", "check", "time", "vendor_ratio")
+
+
 def per_workload(reports: list[dict]) -> dict[str, dict]:
     rows: dict[str, dict] = {}
     for rep in reports:
         for t in rep["tasks"]:
-            row = rows.setdefault(t["workload"], {"build": [], "check": [], "time": [], "speedup": [],
-                                                  "status": set()})
+            row = rows.setdefault(t["workload"], {**{k: [] for k in STEPS}, "speedup": [],
+                                                  "status": set(), "phases": {}})
             row["status"].add(t["status"])
-            for k in ("build", "check", "time"):
+            for k, v in t.get("detail", {}).get("timing", {}).get("phases_s", {}).items():
+                row["phases"].setdefault(k, []).append(v)
+            if "time" in t["steps_s"]:
+                row["vendor_ratio"].append(t["steps_s"].get("vendor_ratio", 0.0))
+            for k in STEPS[:3]:
                 if k in t["steps_s"]:
                     row[k].append(t["steps_s"][k])
             if "tvm-default" in t["speedup"]:
                 row["speedup"].append(t["speedup"]["tvm-default"])
     out = {}
     for wid, row in rows.items():
-        med = {k: statistics.median(row[k]) if row[k] else None for k in ("build", "check", "time")}
+        med = {k: statistics.median(row[k]) if row[k] else None for k in STEPS}
         sp = row["speedup"]
         out[wid] = {
             **{f"{k}_s": v for k, v in med.items()},
@@ -97,8 +108,16 @@ def per_workload(reports: list[dict]) -> dict[str, dict]:
             "speedups": sp,
             "spread": (max(sp) / min(sp)) if len(sp) > 1 else None,
             "status": sorted(row["status"]),
+            "time_phases_s": {k: statistics.median(v) for k, v in row["phases"].items()},
         }
     return out
+
+
+def phase_medians(rows: dict[str, dict]) -> dict[str, float]:
+    """Median over the workloads of each timing phase's seconds (``TimingReport.phases_s``)."""
+    names = [k for r in rows.values() for k in r["time_phases_s"]]
+    return {k: statistics.median(r["time_phases_s"][k] for r in rows.values() if k in r["time_phases_s"])
+            for k in dict.fromkeys(names)}
 
 
 def compare(rev: str, new: dict[str, dict], old: dict[str, dict], old_reports: list[dict]) -> dict:
@@ -108,7 +127,7 @@ def compare(rev: str, new: dict[str, dict], old: dict[str, dict], old_reports: l
         vals = [rows[w][key] for w in both if rows[w][key] is not None]
         return statistics.median(vals) if vals else 0.0
 
-    steps = {k: (med(new, f"{k}_s"), med(old, f"{k}_s")) for k in ("build", "check", "time", "total")}
+    steps = {k: (med(new, f"{k}_s"), med(old, f"{k}_s")) for k in (*STEPS, "total")}
     ratios = [new[w]["total_s"] / old[w]["total_s"] for w in both if old[w]["total_s"]]
     return {"revision": rev, "workloads": len(both),
             "new": {k: v[0] for k, v in steps.items()}, "old": {k: v[1] for k, v in steps.items()},
@@ -128,8 +147,6 @@ def main() -> int:
     ap.add_argument("--against", metavar="REV", help="also run this git revision's evaluator, side by side")
     args = ap.parse_args()
     if args.tasks is None and args.sample > 0:
-        from evaluator import suite
-
         args.tasks = [w.id for w in suite.sample(args.sample, include_hidden=False)]
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     old = worktree(args.against) if args.against else None
@@ -140,6 +157,7 @@ def main() -> int:
         if old is not None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], capture_output=True)
     default_rows, tuned_rows = per_workload(default_reports), per_workload(tuned_reports)
+    public = len(suite.workloads(include_hidden=False))
     old_rows = per_workload(old_reports) if old_reports else {}
     evaluated = [r for r in default_rows.values() if r["build_s"] is not None]
 
@@ -156,7 +174,12 @@ def main() -> int:
         "machine": {**default_reports[0]["machine"], "backend": default_reports[0]["backend_info"],
                     "cores": default_reports[0]["backend_info"]["target"].get("num-cores")},
         "repeats": args.repeats,
-        "median_seconds_per_workload": {k: med(f"{k}_s", evaluated) for k in ("build", "check", "time", "total")},
+        "median_seconds_per_workload": {k: med(f"{k}_s", evaluated) for k in (*STEPS, "total")},
+        "time_phases_s": phase_medians(default_rows),
+        # the runs' wall clock over their workloads (start-up, references and records included)
+        "wall_s_per_workload": statistics.median(r["wall_s"] / max(1, len(r["tasks"])) for r in default_reports),
+        "wall_s_per_run": [r["wall_s"] for r in default_reports],
+        "public_workloads": public,
         "stability": {
             "max_spread": max(spreads.values()) if spreads else None,
             "median_spread": statistics.median(spreads.values()) if spreads else None,
@@ -172,6 +195,7 @@ def main() -> int:
         "workloads": default_rows,
         "hand_tuned_workloads": tuned_rows,
     }
+    result["projection_public_suite_min"] = result["wall_s_per_workload"] * public / 60
     stamp = time.strftime("%Y-%m-%d")
     out = ROOT / "bench" / "results" / f"eval_throughput-{stamp}.json"
     out.write_text(json.dumps(result, indent=1, default=list))
@@ -180,8 +204,15 @@ def main() -> int:
           f"{result['machine']['backend']['device']}, target {result['machine']['backend']['arch']}  ",
           f"Repeats: {args.repeats}", "",
           "## Median seconds per workload (over the suite)", "",
-          "| build | check | time | total |", "|---|---|---|---|",
-          "| " + " | ".join(f"{result['median_seconds_per_workload'][k]:.2f}" for k in ("build", "check", "time", "total")) + " |",
+          "| " + " | ".join((*STEPS, "total")) + " |", "|" + "---|" * (len(STEPS) + 1),
+          "| " + " | ".join(f"{result['median_seconds_per_workload'][k] or 0:.2f}" for k in (*STEPS, "total")) + " |",
+          "", "## Where the time step goes (median seconds over the workloads)", "",
+          "| " + " | ".join(result["time_phases_s"]) + " |", "|" + "---|" * len(result["time_phases_s"]),
+          "| " + " | ".join(f"{v:.3f}" for v in result["time_phases_s"].values()) + " |", "",
+          f"Wall clock per workload (runs over their workloads): {result['wall_s_per_workload']:.2f} s; "
+          f"the {public} public workloads at that rate: {result['projection_public_suite_min']:.1f} min on one worker. "
+          "Each run's wall clock (the first one times the vendor figures this machine does not know yet): "
+          + ", ".join(f"{s:.0f} s" for s in result["wall_s_per_run"]) + ".",
           "", "## Stability: max/min speedup vs tvm-default over the repeats", "",
           f"max {result['stability']['max_spread']:.3f}, median {result['stability']['median_spread']:.3f}; "
           f"over 1.10: {result['stability']['over_1.10'] or 'none'}", "",
@@ -200,8 +231,9 @@ def main() -> int:
         md += ["", f"## New vs old ({a['revision']}), side by side in this run", "",
                "Median over the workloads of each workload's median seconds (over the repeats).", "",
                "| step | new s | old s | new / old |", "|---|---|---|---|"]
-        for k in ("build", "check", "time", "total"):
-            md.append(f"| {k} | {a['new'][k]:.2f} | {a['old'][k]:.2f} | {a['ratio'][k]:.2f} |")
+        for k in (*STEPS, "total"):
+            ratio = f"{a['ratio'][k]:.2f}" if a["ratio"][k] is not None else "–"
+            md.append(f"| {k} | {a['new'][k]:.2f} | {a['old'][k]:.2f} | {ratio} |")
         md += ["", f"Per-workload total, new / old: median {a['per_workload_ratio']['median']:.2f}, "
                f"max {a['per_workload_ratio']['max']:.2f}.  ",
                f"Stability (max/min speedup over the repeats): new max {a['spread']['new_max']:.3f}, "

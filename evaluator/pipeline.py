@@ -30,12 +30,13 @@ from evaluator.backends import Backend, BackendUnavailable, get_backend, get_bui
 from evaluator.backends.base import TargetBuilder
 from evaluator.backends.peaks import cache_dir, peaks, remeasured, roofline_fraction
 from evaluator.baselines import tvm_tuned
-from evaluator.harness import linkage, timing
+from evaluator.harness import linkage, timing, vendor_ratio
 from evaluator.harness.arena import layout as arena_layout, sealed as arena_sealed
 from evaluator.harness import messages as m
 from evaluator.harness.check import check_set
 from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
 from evaluator.harness.protocol import Protocol
+from evaluator.harness.vendor_ratio import VendorRatio, VendorRatios
 from evaluator.records import TaskResult, Timing
 from evaluator.suite.inputs import draw, generate
 from evaluator.suite.spec import WorkloadSpec
@@ -225,24 +226,27 @@ class Builder:
         # a limit the step reached (e.g. a fork bomb that ended in an exception), read from its
         # cgroup while it lives on in a session: the session's process then ends with this build
         why = _limit_reason(child, self.sandbox, alive=step is not None)
-        if step is not None:
-            step.finished(retire=why is not None)
-        else:
+        if step is None:
             r.detail["build_usage"] = _usage(child).get("usage")
-        if not msg.ok:
-            if why:
-                return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
-            word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
-                cand.format, "lowering error") if msg.stage == "lower" else "build error"
-            return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage)
-        r.detail["ir_chars"] = len(msg.ir)
-        r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s}
         try:
-            artifact = Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
+            if not msg.ok:
+                if why:
+                    return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
+                word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
+                    cand.format, "lowering error") if msg.stage == "lower" else "build error"
+                return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage)
+            r.detail["ir_chars"] = len(msg.ir)
+            r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s}
+            try:
+                return Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
                                      registry_calls=lambda: self.backend.registry_calls(w))
-        except ValueError as e:
-            return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
-        return artifact
+            except ValueError as e:
+                return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
+        finally:
+            # only once the artifact is read: a retired process's scratch goes with it (the
+            # session's 256th build read an emptied folder: "the build produced no kernel")
+            if step is not None:
+                step.finished(retire=why is not None)
 
     @contextlib.contextmanager
     def session(self):
@@ -408,6 +412,11 @@ class _ServeSession:
             kept.child.close()
         kept.stack.close()
 
+    def end(self, role: str) -> None:
+        """End the idle processes kept for ``role``."""
+        for key in [k for k in self.idle if k[0] == role]:
+            self._end(self.idle.pop(key))
+
     def close(self) -> None:
         for kept in self.idle.values():
             self._end(kept)
@@ -446,6 +455,7 @@ class Pipeline(Builder):
         # many submissions on the same workloads (kept in this process's memory only)
         self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
         self._serving: _ServeSession | None = None
+        self._vendor_ratios = VendorRatios(cache_dir() / "vendor-ratios")
 
     @contextlib.contextmanager
     def session(self):
@@ -584,6 +594,11 @@ class Pipeline(Builder):
         if baselines is None:
             baselines = self._baselines(w, r, time_tuned)
         vendor = (w.vendor if isinstance(w, WorkloadSpec) else self.backend.vendor_spec(w)) if time_vendor else None
+        known = None
+        if vendor is not None and "tvm-default" in baselines and not self.backend.one_session:
+            known = self._vendor_ratio(w, r, baselines["tvm-default"], vendor)
+            if known is not None:
+                vendor = None  # the candidate is timed against tvm-default, the vendor figure known
         with contextlib.ExitStack() as stack:
             t0 = time.perf_counter()
             others: dict[str, Artifact | dict] = dict(baselines)
@@ -641,8 +656,10 @@ class Pipeline(Builder):
                 return outcome
             t0 = time.perf_counter()
             pool = timing.InputPool(w.inputs, draw, timing.secret_rng())
+            pool_s = time.perf_counter() - t0
             try:
                 report = timing.measure(servers, pool, self.protocol, timing.secret_rng(), lim.time_s)
+                report.phases_s = {"input_pool": pool_s, **report.phases_s}
             except StepTimeout:
                 return self._stopped(r, cand.child, records.TIMEOUT, f"timing exceeded the {lim.time_s:g} s limit",
                                      "time")
@@ -656,7 +673,10 @@ class Pipeline(Builder):
                                      else f"the kernel failed while timing: {e}", "time", output)
             finally:
                 r.steps_s["time"] = time.perf_counter() - t0
+            t1 = time.perf_counter()
             verdict = self._verify_timed(w, r, report, pool, servers.get("tvm-default"))
+            report.phases_s["verify"] = time.perf_counter() - t1
+            r.steps_s["time"] += report.phases_s["verify"]
             why = _limit_reason(cand.child, self.sandbox, alive=True)
             if verdict is None and why:  # a limit hit is named even when the kernel coped with it
                 verdict = self._fail(r, records.RUNTIME_ERROR, why, step="time")
@@ -671,7 +691,58 @@ class Pipeline(Builder):
                 else:
                     srv.child.close()
             r.detail["run_usage"] = _usage(cand.child).get("usage")
-            return self._record(w, r, report)
+            return self._record(w, r, report, known)
+
+    def _vendor_ratio(self, w, r: TaskResult, default: Artifact, spec: dict) -> VendorRatio | None:
+        """The vendor call's time over tvm-default's on this machine (``vendor_ratio``), timed
+        now if not known yet, with no submitted code running: a session's kept candidate
+        process is ended first, and the figure is dropped if the kept build process used CPU
+        meanwhile (work left there could slow one of the two kernels and move every later
+        submission's vendor speedup). None where it could not be timed: the task then times the
+        vendor call beside the candidate."""
+        timed = {k: v for k, v in self.protocol.to_json().items() if k != "seeds"}
+        k = vendor_ratio.key(self.info.name, self.info.device, w.id, spec,
+                             b"".join(data for _, data in default.files), timed)
+        known = self._vendor_ratios.get(k)
+        if known is not None:
+            return known
+        if self._serving is not None:
+            # and tvm-default's, so that the task after starts both afresh: a fresh candidate
+            # process against a long-kept tvm-default one read up to 1.5 % faster (tvm-default
+            # against itself, in the runs that timed vendor figures)
+            self._serving.end("candidate")
+            self._serving.end("tvm-default")
+        builder = self._session.child if self._session is not None else None
+        cpu0 = builder.cpu_s() if builder is not None else None
+        lim = self.protocol.limits
+        t0 = time.perf_counter()
+        try:
+            with contextlib.ExitStack() as stack:
+                servers: dict[str, timing.Server] = {}
+                for role, what in (("tvm-default", default), ("vendor", spec)):
+                    servers.update(self._serve(stack, w, {role: what}, lim.check_s + lim.time_s))
+                deadline = time.monotonic() + lim.check_s
+                for srv in servers.values():
+                    ready = srv.child.read(m.Ready, max(0.0, deadline - time.monotonic()))
+                    if not ready.ok:
+                        return None
+                pool = timing.InputPool(w.inputs, draw, timing.secret_rng())
+                report = timing.measure(servers, pool, self.protocol, timing.secret_rng(), lim.time_s,
+                                        against="tvm-default")
+                servers["vendor"].child.reusable = self._serving is not None
+        except (StepTimeout, StepCrashed, timing.KernelFailed, OSError):
+            return None
+        finally:
+            r.steps_s["vendor_ratio"] = time.perf_counter() - t0
+        cpu1 = builder.cpu_s() if builder is not None else None
+        if cpu0 is not None and (cpu1 is None or cpu1 - cpu0 > IDLE_CPU_FLOOR_S):
+            r.detail["vendor_ratio_dropped"] = "the kept build process used CPU while the vendor call was timed"
+            return None
+        if "vendor" not in report.ratios:
+            return None
+        ratio = vendor_ratio.measured(report.ratios["vendor"], report.times["vendor"]["rounds"])
+        self._vendor_ratios.put(k, ratio, persist=not w.hidden)
+        return ratio
 
     SEEDED_CACHE = 64  # input sets kept (with their references), each at most:
     SEEDED_MAX_BYTES = 4 << 20
@@ -755,7 +826,7 @@ class Pipeline(Builder):
                                   step="time", **outcome.detail)
         return None
 
-    def _record(self, w, r: TaskResult, report: timing.TimingReport) -> TaskResult:
+    def _record(self, w, r: TaskResult, report: timing.TimingReport, vendor: VendorRatio | None = None) -> TaskResult:
         r.status = records.CORRECT
         r.times = {k: Timing(**v) for k, v in report.times.items()}
         cand = r.times["candidate"].median_s
@@ -765,13 +836,17 @@ class Pipeline(Builder):
             if name in ratios:
                 r.speedup[name] = ratios[name]["median"]
                 r.speedup_ci[name] = ratios[name]["ci"]
+        if vendor is not None and "tvm-default" in r.speedup:
+            r.speedup["vendor"], r.speedup_ci["vendor"] = vendor.speedup(r.speedup["tvm-default"],
+                                                                         r.speedup_ci["tvm-default"])
+            r.detail["vendor_ratio"] = vendor.to_json()
         r.roofline_fraction = roofline_fraction(w.flops, w.bytes, cand, self.peak)
         r.detail["timing"] = {"wall_s": report.wall_s, "calls_per_sample": report.numbers,
                               "rounds_ci": {k: v["rounds_ci"] for k, v in ratios.items()},
                               "round_trip_s": report.round_trip_s, "child_clock": report.child_clock,
                               "idle_cpu_s": report.idle_cpu_s, "idle_wall_s": report.idle_wall_s,
                               "busy_cpu_s": report.busy_cpu_s,
-                              "copy_s": report.copy_s}
+                              "copy_s": report.copy_s, "phases_s": report.phases_s}
         if over_peak(w, r, self.peak) and not self._peak_remeasured:
             # the roof may have been measured on a busy machine: measure it again before accusing
             self._peak_remeasured = True
@@ -928,7 +1003,7 @@ def _read_plain(path: Path, limit: int, what: str) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise ValueError(f"the build produced no {what}") from None
+        raise ValueError(f"the build step left no file for {what}") from None
     except OSError as e:
         raise ValueError(f"{what} is not a plain file ({e.strerror.lower()})") from None
     with os.fdopen(fd, "rb") as f:

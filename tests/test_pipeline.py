@@ -30,7 +30,8 @@ def test_default_schedule_is_correct_and_times_like_itself(pipeline, wid):
     r = pipeline.evaluate(w, Candidate("layered-trace", json.dumps(default_document(w.canonical_module()))))
     assert r.status == records.CORRECT, r.reason
     assert 0.8 <= r.speedup["tvm-default"] <= 1.25
-    assert set(r.steps_s) == {"build", "check", "time"}
+    # plus the vendor call timed against tvm-default, the first time a pipeline meets the workload
+    assert {"build", "check", "time"} <= set(r.steps_s) <= {"build", "check", "time", "vendor_ratio"}
     assert r.times["candidate"].rounds >= 5
     assert 0 < r.roofline_fraction
     assert not r.detail["timing_suspicious"]

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from evaluator import records, suite
-from evaluator.pipeline import Pipeline
+from evaluator.pipeline import Candidate, Pipeline
 from evaluator.sandbox import probe
 from tests.test_hostile import RELU, c_relu
 
@@ -45,10 +45,10 @@ static void *later(void *arg) {
 """)
 
 
-# Starts a thread on its first call that waits until no call has come for 0.4 s (the task is
-# over and the process sits idle, kept) and then writes a reply for the next task ahead of it —
-# a load that went well and a finished run — on every descriptor the harness could read.
-FORGE_AHEAD = c_relu("""
+def when_idle(wait_s: float, then: str) -> Candidate:
+    """A ReLU that starts a thread on its first call; the thread waits until no call has come
+    for ``wait_s`` (the task is over and the process sits idle, kept) and then runs ``then``."""
+    return c_relu("""
     seen = now_s();
     if (!started) { pthread_t t; started = 1; pthread_create(&t, 0, later, 0); }
     relu(X, T_relu);
@@ -62,13 +62,19 @@ static double now_s(void) {
     struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9;
 }
 static void *later(void *arg) {
-    while (now_s() - seen < 0.4) usleep(20000);
-    const char *fake = "{\\"kind\\":\\"ready\\",\\"ok\\":true,\\"role\\":\\"candidate\\"}\\n"
-                       "{\\"kind\\":\\"done\\",\\"op\\":\\"run\\",\\"ok\\":true,\\"child_s\\":0}\\n";
-    for (int fd = 1; fd < 64; fd++) write(fd, fake, strlen(fake));
+    while (now_s() - seen < %g) usleep(20000);
+%s
     return 0;
 }
-""")
+""" % (wait_s, then))
+
+
+# Once idle for 0.4 s, writes a reply for the next task ahead of it — a load that went well and
+# a finished run — on every descriptor the harness could read.
+FORGE_AHEAD = when_idle(0.4, """
+    const char *fake = "{\\"kind\\":\\"ready\\",\\"ok\\":true,\\"role\\":\\"candidate\\"}\\n"
+                       "{\\"kind\\":\\"done\\",\\"op\\":\\"run\\",\\"ok\\":true,\\"child_s\\":0}\\n";
+    for (int fd = 1; fd < 64; fd++) write(fd, fake, strlen(fake));""")
 
 
 @pytest.fixture()
@@ -139,3 +145,17 @@ def test_builds_of_a_session_share_a_process_and_a_failed_build_does_not_spoil_t
         assert pipe.evaluate(w, HONEST).status == records.CORRECT
         assert pipe._session.child is builder  # one process built both
     assert builder.proc.poll() is not None
+
+
+def test_a_build_process_retired_at_its_last_build_still_hands_that_build_over(pipe, monkeypatch):
+    # the session's 256th build once read a scratch folder already removed with its process
+    monkeypatch.setattr("evaluator.pipeline._BuildSession.MAX_BUILDS", 2)
+    w = suite.get_workload(RELU)
+    builders = []
+    with pipe.session():
+        for _ in range(3):
+            r = pipe.evaluate(w, HONEST)
+            assert r.status == records.CORRECT, r.reason
+            builders.append(pipe._session.child)
+    # retired after its 2nd build, whose kernel was still read; the 3rd build in a new process
+    assert builders[0] is not None and builders[1] is None and builders[2] not in (None, builders[0])

@@ -6,7 +6,14 @@ import statistics
 
 import pytest
 
-from evaluator.harness.timing import PLACEMENT_UNCERTAINTY, clock_agreement, median_ci, paired_ratios
+from evaluator.harness.protocol import Protocol
+from evaluator.harness.timing import (
+    PLACEMENT_UNCERTAINTY,
+    clock_agreement,
+    median_ci,
+    paired_ratios,
+    settled,
+)
 
 
 def test_paired_ratio_cancels_drift_between_rounds():
@@ -64,3 +71,30 @@ def test_a_step_clock_that_runs_slow_or_ahead_disagrees():
     assert clock_agreement(ahead, 5e-5)["suspect"]
     tiny = [(1e-4, 1e-6)] * 40  # samples near the round trip say nothing either way
     assert not clock_agreement(tiny, 5e-5)["suspect"]
+
+
+def _rounds(ratio: float, spread: float, n: int = 60, seed: int = 3) -> dict[str, list[float]]:
+    """``n`` paired rounds: the baseline ``ratio`` times slower than the candidate, each
+    round's ratio off by up to ``spread`` either way."""
+    import random
+
+    rnd = random.Random(seed)
+    cand = [1e-3] * n
+    return {"candidate": cand, "tvm-default": [c * ratio * (1 + rnd.uniform(-spread, spread)) for c in cand]}
+
+
+def test_a_decided_speedup_settles_and_a_wide_one_does_not():
+    proto = Protocol()
+    assert settled(_rounds(3.0, 0.02), proto)  # no threshold near 3x
+    assert not settled(_rounds(3.0, 0.6), proto)  # interval wider than settle_half_width
+
+
+def test_a_tie_settles_at_the_tie_budget_once_its_interval_is_tight():
+    proto = Protocol()
+    tie = _rounds(1.0, 0.15)  # a threshold (1.0) inside, interval wider than the placement's
+    lo, hi = paired_ratios(tie)["tvm-default"]["rounds_ci"]
+    assert (hi - lo) / 2 > PLACEMENT_UNCERTAINTY
+    assert not settled(tie, proto, elapsed_s=proto.tie_budget_s / 2)
+    assert settled(tie, proto, elapsed_s=proto.tie_budget_s)
+    # the budget never lets a loose interval through
+    assert not settled(_rounds(1.0, 0.8), proto, elapsed_s=proto.time_budget_s)

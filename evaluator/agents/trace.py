@@ -62,6 +62,8 @@ class Turn:
         self.outcome = result.status
         self.note = result.reason
         self.correct = result.correct
+        # where a candidate's seconds went (build, check, time): the loop's overhead per candidate
+        self.extra["steps_s"] = {k: round(v, 3) for k, v in result.steps_s.items()}
         if result.correct and "candidate" in result.times:
             self.latency_ms = result.times["candidate"].median_s * 1e3
             self.speedup = result.speedup.get("tvm-default")

@@ -25,6 +25,7 @@ and the example bundle ships it as TVMScript.
 
 from __future__ import annotations
 
+import functools
 import re
 
 RULES = ("Matmul", "GEMV", "LowBatchGEMV", "Reduction", "GeneralReduction", "RMSNorm", "Transpose",
@@ -99,15 +100,30 @@ class _Tolerant:
 
 def _within_limits(sch, target) -> bool:
     """Whether a scheduled function fits the target's shared memory, threads and vector width."""
-    from tvm.s_tir import meta_schedule as ms
-
-    verify = ms.postproc.VerifyGPUCode()
-    ms.TuneContext(mod=sch.mod, target=target, space_generator=ms.space_generator.PostOrderApply(
-        sch_rules=[], postprocs=[verify], mutator_probs={}), search_strategy="replay-trace")
     try:
-        return bool(verify.apply(sch))
+        return bool(_gpu_code_verifier(str(target)).apply(sch))
     except Exception:  # noqa: BLE001 - a function the verifier cannot lower is left to the build's error
         return True
+
+
+@functools.lru_cache(maxsize=8)
+def _gpu_code_verifier(target: str):
+    """MetaSchedule's ``VerifyGPUCode`` set to ``target``'s limits. Its tuning context is made
+    through the FFI constructor, not ``TuneContext()``: the Python constructor first imports
+    ``tvm.s_tir.tensor_intrin``, whose ~500 TVMScript intrinsics take ~37 s to parse here (a
+    model graph's default build went past the 60 s build limit), and the check uses none of them."""
+    import tvm
+    from tvm.s_tir import meta_schedule as ms
+    from tvm.s_tir.meta_schedule import _ffi_api
+    from tvm.s_tir.meta_schedule.logging import get_logger, get_logging_func
+
+    context = ms.TuneContext.__new__(ms.TuneContext)
+    context.__init_handle_by_constructor__(
+        _ffi_api.TuneContext, None, tvm.target.Target(target), None, None, "main", 1, -1,
+        get_logging_func(get_logger(__name__)))
+    verify = ms.postproc.VerifyGPUCode()
+    verify._initialize_with_tune_context(context)  # noqa: SLF001 - what TuneContext.initialize does
+    return verify
 
 
 def schedule(mod, target: dict, workload=None):

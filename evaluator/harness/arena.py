@@ -131,6 +131,17 @@ class Arena:
         t = self.specs[i]
         return np.ndarray(tuple(t.shape), np.dtype(t.dtype), buffer=self.map, offset=self.layout.offset(slot, i))
 
+    def slots_view(self, i: int, n: int):
+        """Tensor ``i`` of slots 0..n-1 as one array of shape ``(n, *shape)`` (a shared tensor:
+        its one copy, shape ``(1, *shape)``), so the parent fills a batch's slots in one copy."""
+        import numpy as np
+
+        one = self.view(0, i)
+        if self.layout.shared[i]:
+            return one[np.newaxis]
+        return np.ndarray((n, *one.shape), one.dtype, buffer=self.map, offset=self.layout.offset(0, i),
+                          strides=(self.layout.stride, *one.strides))
+
     def close(self) -> None:
         try:
             self.map.close()

@@ -112,6 +112,12 @@ class Server:
         for o in self.outputs(slot):
             o[...] = poison_value(o.dtype, run)
 
+    def poison_slots(self, n: int, run: int = 0) -> None:
+        """Slots 0..n-1's outputs, in one write per output tensor."""
+        for i in range(self.n_inputs, len(self.arena.specs)):
+            o = self.arena.slots_view(i, n)
+            o[...] = poison_value(o.dtype, run)
+
 
 def poison_value(dtype, run: int):
     dt = np.dtype(dtype)
@@ -136,7 +142,7 @@ class InputPool:
         self.pools, self.unit = [], []
         for t in self.tensors:
             size = int(np.prod(t.shape, dtype=np.int64))
-            if t.init == "permutation":  # whole rows keep every row a permutation
+            if t.init in ("permutation", "distinct"):  # whole rows keep every row's values distinct
                 last = t.shape[-1] if t.shape else 1
                 rows = size // max(last, 1)
                 pool = draw(replace(t, shape=(rows + POOL_EXTRA, last)), rng).reshape(-1)
@@ -147,17 +153,21 @@ class InputPool:
             self.pools.append(pool)
         self.rng = rng
 
-    def draw_offsets(self) -> list[int]:
-        return [int(self.rng.integers(0, POOL_EXTRA + 1)) * u for u in self.unit]
+    def draw_offsets(self, n: int) -> np.ndarray:
+        """Offsets for ``n`` slots at once: row ``k`` holds tensor ``k``'s."""
+        return self.rng.integers(0, POOL_EXTRA + 1, size=(len(self.unit), n)) * np.asarray(self.unit)[:, None]
+
+    def fill_slots(self, k: int, views: np.ndarray, offsets: np.ndarray) -> None:
+        """Tensor ``k`` of a batch's slots (``views``: shape ``(n, *shape)``), slot ``s`` from the
+        window at ``offsets[s]``: one gather and one copy, not a Python loop over the slots."""
+        shape = tuple(self.tensors[k].shape)
+        size = int(np.prod(shape, dtype=np.int64))
+        windows = np.lib.stride_tricks.sliding_window_view(self.pools[k], size)
+        np.copyto(views, windows[offsets].reshape((len(offsets), *shape)))
 
     def arrays(self, offsets: Sequence[int]) -> list[np.ndarray]:
         return [p[o:o + int(np.prod(t.shape, dtype=np.int64))].reshape(t.shape)
                 for p, t, o in zip(self.pools, self.tensors, offsets)]
-
-    def fill(self, views: Sequence[np.ndarray], offsets: Sequence[int], only: Sequence[bool] | None = None) -> None:
-        for k, (v, a) in enumerate(zip(views, self.arrays(offsets))):
-            if only is None or only[k]:
-                np.copyto(v, a)
 
 
 def arena_plan(specs: Sequence, max_slots: int = MAX_SLOTS) -> tuple[list, int]:
@@ -225,12 +235,13 @@ def paired_ratios(samples: dict[str, list[float]], against: str = "candidate") -
 PLACEMENT_UNCERTAINTY = 0.02
 
 
-def settled(samples: dict[str, list[float]], proto) -> bool:
+def settled(samples: dict[str, list[float]], proto, elapsed_s: float = 0.0, against: str = "candidate") -> bool:
     """Whether more rounds could still change what the boards show (``Protocol``'s rule): every
     speedup's interval is tight (``settle_half_width``) and either decides every Fast@p
-    threshold or is already within the placement uncertainty. A kernel timed alone: its
-    relative standard error under ``rse_target``."""
-    ratios = paired_ratios(samples)
+    threshold, is already within the placement uncertainty, or has had ``tie_budget_s`` of
+    timing (``elapsed_s``) to get there. A kernel timed alone: its relative standard error
+    under ``rse_target``."""
+    ratios = paired_ratios(samples, against)
     if not ratios:
         return all(_rse(s) < proto.rse_target for s in samples.values())
     for v in ratios.values():
@@ -239,7 +250,7 @@ def settled(samples: dict[str, list[float]], proto) -> bool:
         if half > proto.settle_half_width:
             return False
         decided = not any(v["ci"][0] <= p <= v["ci"][1] for p in FAST_P)
-        if not (decided or half <= PLACEMENT_UNCERTAINTY):
+        if not (decided or half <= PLACEMENT_UNCERTAINTY or elapsed_s >= proto.tie_budget_s):
             return False
     return True
 
@@ -270,30 +281,34 @@ class TimingReport:
     idle_wall_s: dict[str, float]
     busy_cpu_s: dict[str, float]
     copy_s: dict[str, float]  # median load + fetch seconds per call, device backends only
+    # where the phase's time went: warm-up, round trip, calibration, rounds, clock probes
+    phases_s: dict[str, float] = field(default_factory=dict)
     snapshots: list[Snapshot] = field(default_factory=list)
     changed_after_return: list[tuple[int, int]] = field(default_factory=list)
 
 
 def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.Generator,
-            timeout: float) -> TimingReport:
+            timeout: float, against: str = "candidate") -> TimingReport:
     """Warm up, calibrate and time every server; returns what the parent measured.
 
     ``proto``: the :class:`~evaluator.harness.protocol.Protocol`. ``timeout``: the wall-clock
-    limit of the whole phase (each command gets what is left)."""
+    limit of the whole phase (each command gets what is left). ``against``: the kernel every
+    ratio is paired with (``tvm-default`` when the vendor call is timed on its own)."""
     deadline = time.monotonic() + timeout
     left = lambda: max(0.05, deadline - time.monotonic())  # noqa: E731
     names = list(servers)
-    def fresh(srv: Server, n: int) -> list[list[int]]:
-        """New inputs in slots 0..n-1 (a shared input once, the same for every slot); their offsets."""
-        shared = srv.arena.layout.shared[:srv.n_inputs]
-        common = pool.draw_offsets()
-        offsets = [[c if sh else o for c, o, sh in zip(common, pool.draw_offsets(), shared)] for _ in range(n)]
-        pool.fill(srv.inputs(0), common, only=shared)
-        per_slot = [not sh for sh in shared]
-        for s in range(n):
-            pool.fill(srv.inputs(s), offsets[s], only=per_slot)
-            if srv.checked:
-                srv.poison(s)
+    def fresh(srv: Server, n: int) -> np.ndarray:
+        """New inputs in slots 0..n-1 (a shared input once, the same for every slot); their
+        offsets, one row per input tensor, one column per slot."""
+        offsets = pool.draw_offsets(n)
+        for k in range(srv.n_inputs):
+            if srv.arena.layout.shared[k]:
+                offsets[k, :] = offsets[k, 0]
+                pool.fill_slots(k, srv.arena.slots_view(k, 1), offsets[k, :1])
+            else:
+                pool.fill_slots(k, srv.arena.slots_view(k, n), offsets[k])
+        if srv.checked:
+            srv.poison_slots(n)
         return offsets
 
     for srv in servers.values():  # every slot holds valid inputs before the first call
@@ -314,45 +329,63 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
             if srv.device_copies:
                 copy += srv.command("fetch", slots, timeout=left())[0]
             picks = sorted({n - 1, int(rng.integers(0, n))})
-            snap = [Snapshot(snapshot_round, s, n, offsets[s], [o.copy() for o in srv.outputs(s)],
+            snap = [Snapshot(snapshot_round, s, n, offsets[:, s].tolist(), [o.copy() for o in srv.outputs(s)],
                              all(np.array_equal(v, a, equal_nan=True)
-                                 for v, a in zip(srv.inputs(s), pool.arrays(offsets[s]))))
+                                 for v, a in zip(srv.inputs(s), pool.arrays(offsets[:, s].tolist()))))
                     for s in picks[:CHECK_SLOTS]]
         elif srv.device_copies:
             copy += srv.command("fetch", slots, timeout=left())[0]
         return dt, done.child_s, copy, snap
 
-    # warm-up, then the round trip of an empty command on a trusted process (never the
-    # candidate's own: a step that answered slowly would shrink its samples)
-    for name in names:
-        t_end = time.perf_counter() + proto.warmup_s
-        sample(servers[name], 1)
-        while time.perf_counter() < t_end:
-            sample(servers[name], 1)
+    phases: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        phases[phase] = now - mark
+        mark = now
+
+    # the round trip of an empty command on a trusted process (never the candidate's own: a
+    # step that answered slowly would shrink its samples), first, so that the warm-up's samples
+    # can be read as calls
     trusted = next((servers[n] for n in ("tvm-default", "tvm-tuned", "vendor") if n in servers), None)
     rtt = 0.0
     if trusted is not None:
         rtt = statistics.median(trusted.command("run", (), 0, timeout=left())[0] for _ in range(15))
+    lap("round_trip")
 
     def net(dt: float) -> float:
         return max(dt - rtt, dt * 0.05)
 
-    numbers: dict[str, int] = {}
+    # warm-up, one call a sample; its later half is the first estimate of a call's time, so the
+    # calibration starts at about the right batch instead of doubling up from one call. At least
+    # three calls: a first call that compiles (PoCL builds a kernel's program at its first
+    # launch, and nothing but the candidate is called before timing) outlasts the warm-up, and
+    # alone it set tvm-default's batch to one call, read 2x slower than itself on opencl.
     per_call: dict[str, float] = {}
+    for name in names:
+        t_end = time.perf_counter() + proto.warmup_s
+        warm = [sample(servers[name], 1)[0]]
+        while time.perf_counter() < t_end or len(warm) < 3:
+            warm.append(sample(servers[name], 1)[0])
+        per_call[name] = statistics.median(net(dt) for dt in warm[len(warm) // 2:])
+    lap("warm_up")
+
+    numbers: dict[str, int] = {}
     for name in names:
         srv = servers[name]
         cap = min(srv.arena.layout.slots, proto.max_number)
-        n = 1
+        n = min(cap, max(1, math.ceil(proto.min_sample_s / max(per_call[name], 1e-9))))
         for _ in range(3):
-            per_call[name] = statistics.median(net(sample(srv, n)[0]) / n for _ in range(3))
+            if n == 1:  # one call fills a sample: the warm-up has timed it so already
+                break
+            per_call[name] = statistics.median(net(sample(srv, n)[0]) / n for _ in range(2))
             want = math.ceil(proto.min_sample_s / max(per_call[name], 1e-9))
             if want <= n or n >= cap:
                 break
             n = min(cap, want)
         numbers[name] = n
-    for name in names:  # again at the batch found, every kernel in turn: less noise than n = 1
-        per_call[name] = statistics.median(net(sample(servers[name], numbers[name])[0]) / numbers[name]
-                                           for _ in range(3))
     # Kernels of about the same speed get the same batch (the same slots, the same cache
     # footprint): one kernel timed against itself read 2.5 % faster with batches of 8 than of 4.
     ranked = sorted(names, key=lambda k: per_call[k])
@@ -361,6 +394,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         numbers[name] = min(max(numbers[k] for k in peers),
                             min(servers[k].arena.layout.slots for k in peers), proto.max_number)
 
+    lap("calibrate")
     samples: dict[str, list[float]] = {n: [] for n in names}
     child: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
     copies: dict[str, list[float]] = {n: [] for n in names}
@@ -395,9 +429,10 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         elapsed = time.perf_counter() - start
         if rounds >= proto.min_rounds_slow and elapsed > proto.max_timing_s:
             break
-        if rounds >= proto.min_rounds and (elapsed > proto.time_budget_s or settled(samples, proto)):
+        if rounds >= proto.min_rounds and (elapsed > proto.time_budget_s or settled(samples, proto, elapsed, against)):
             break
     wall = time.perf_counter() - start
+    lap("rounds")
     child_clock = {}
     for name in names:
         agreement = clock_agreement(child[name], rtt)
@@ -406,9 +441,10 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
             # either way (the parent's clock is the measurement): this only makes it visible
             agreement = _probe_clock(servers[name], numbers[name], child[name], rtt, left)
         child_clock[name] = agreement
+    lap("clock_probe")
     return TimingReport(
         times={n: _stats(samples[n], numbers[n]) for n in names},
-        ratios=paired_ratios(samples),
+        ratios=paired_ratios(samples, against),
         wall_s=wall,
         numbers=numbers,
         round_trip_s=rtt,
@@ -417,6 +453,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         idle_wall_s={n: servers[n].idle_wall_s() for n in names},
         busy_cpu_s={n: servers[n].busy_cpu_s for n in names},
         copy_s={n: statistics.median(copies[n]) for n in names if servers[n].device_copies},
+        phases_s=phases,
         snapshots=snapshots,
         changed_after_return=changed,
     )

@@ -25,6 +25,8 @@ def draw(t: Tensor, rng: np.random.Generator) -> np.ndarray:
     if t.init == "randint" or np.issubdtype(np.dtype(t.dtype), np.integer):
         low, high = (t.low, t.high) if t.init == "randint" else (-8, 8)
         return rng.integers(low, high, size=t.shape).astype(t.dtype)
+    if t.init == "distinct":
+        return _distinct_rows((rng.standard_normal(t.shape) * t.scale).astype(t.dtype), t, rng)
     if t.init == "normal":
         a = rng.standard_normal(t.shape)
     elif t.init == "uniform":
@@ -34,6 +36,21 @@ def draw(t: Tensor, rng: np.random.Generator) -> np.ndarray:
     else:
         raise ValueError(f"{t.name}: unknown init {t.init!r}")
     return (a * t.scale).astype(t.dtype)
+
+
+def _distinct_rows(a: np.ndarray, t: Tensor, rng: np.random.Generator) -> np.ndarray:
+    """``a`` with every repeated value of a row (last axis) drawn again until none repeats."""
+    rows = a.reshape(-1, a.shape[-1] if a.ndim else 1)
+    for _ in range(64):
+        s = np.sort(rows, axis=1)
+        tied = np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
+        if not tied.size:
+            return a
+        for i in tied:
+            _, first = np.unique(rows[i], return_index=True)
+            again = np.setdiff1d(np.arange(rows.shape[1]), first)
+            rows[i, again] = (rng.standard_normal(again.size) * t.scale).astype(t.dtype)
+    raise ValueError(f"{t.name}: no {rows.shape[1]} distinct {t.dtype} values in a row after 64 draws")
 
 
 def generate(w: WorkloadDef, seed: int) -> list[np.ndarray]:
