@@ -357,6 +357,7 @@ class _Kept:
     stack: contextlib.ExitStack
     child: ChildProcess | None = None
     tasks: int = 0
+    given_cpu_s: float | None = None  # its CPU seconds when it was last given back (idle since)
 
 
 class _ServeSession:
@@ -402,9 +403,25 @@ class _ServeSession:
         if keep:
             child.reusable = False  # until the next task ends well
             child.send(m.Command(op="stop").to_json())
+            kept.given_cpu_s = cpu
             self.idle[kept.key] = kept
         else:
             self._end(kept)
+
+    @staticmethod
+    def _idle_cpu(kept: _Kept) -> bool | None:
+        """Whether ``kept`` used CPU since it was given back (more than letting go of its kernel
+        takes); None where its CPU time cannot be read (no cgroup)."""
+        now = kept.child.cpu_s() if kept.child is not None else None
+        if now is None or kept.given_cpu_s is None:
+            return None
+        return now - kept.given_cpu_s > IDLE_CPU_FLOOR_S
+
+    def idle_cpu(self, role: str) -> bool | None:
+        """Whether an idle process kept for ``role`` used CPU since its last task (None: one of
+        them cannot be watched)."""
+        seen = [self._idle_cpu(k) for key, k in self.idle.items() if key[0] == role]
+        return None if None in seen else any(seen)
 
     @staticmethod
     def _end(kept: _Kept) -> None:
@@ -695,23 +712,19 @@ class Pipeline(Builder):
 
     def _vendor_ratio(self, w, r: TaskResult, default: Artifact, spec: dict) -> VendorRatio | None:
         """The vendor call's time over tvm-default's on this machine (``vendor_ratio``), timed
-        now if not known yet, with no submitted code running: a session's kept candidate
-        process is ended first, and the figure is dropped if the kept build process used CPU
-        meanwhile (work left there could slow one of the two kernels and move every later
-        submission's vendor speedup). None where it could not be timed: the task then times the
-        vendor call beside the candidate."""
+        now if not known yet, with no submitted code at work: the figure is dropped if a session's
+        kept candidate process or its kept build process used CPU meanwhile (work left there
+        could slow one of the two kernels and move every later submission's vendor speedup); a
+        kept candidate process whose CPU cannot be read is ended first. None where it could not
+        be timed: the task then times the vendor call beside the candidate."""
         timed = {k: v for k, v in self.protocol.to_json().items() if k != "seeds"}
         k = vendor_ratio.key(self.info.name, self.info.device, w.id, spec,
                              b"".join(data for _, data in default.files), timed)
         known = self._vendor_ratios.get(k)
         if known is not None:
             return known
-        if self._serving is not None:
-            # and tvm-default's, so that the task after starts both afresh: a fresh candidate
-            # process against a long-kept tvm-default one read up to 1.5 % faster (tvm-default
-            # against itself, in the runs that timed vendor figures)
+        if self._serving is not None and self._serving.idle_cpu("candidate") is None:
             self._serving.end("candidate")
-            self._serving.end("tvm-default")
         builder = self._session.child if self._session is not None else None
         cpu0 = builder.cpu_s() if builder is not None else None
         lim = self.protocol.limits
@@ -737,6 +750,10 @@ class Pipeline(Builder):
         cpu1 = builder.cpu_s() if builder is not None else None
         if cpu0 is not None and (cpu1 is None or cpu1 - cpu0 > IDLE_CPU_FLOOR_S):
             r.detail["vendor_ratio_dropped"] = "the kept build process used CPU while the vendor call was timed"
+            return None
+        if self._serving is not None and self._serving.idle_cpu("candidate") is not False:
+            # (kept: the task's own idle-CPU check then sees the work it left running)
+            r.detail["vendor_ratio_dropped"] = "the kept candidate process used CPU while the vendor call was timed"
             return None
         if "vendor" not in report.ratios:
             return None

@@ -270,3 +270,28 @@ def test_an_argsort_input_has_one_answer_in_every_checked_and_timed_set():
     for off in pool.draw_offsets(50)[0]:  # the timed phase's windows stay whole rows
         (x,) = pool.arrays([int(off)])
         assert all(len(np.unique(row)) == row.size for row in x)
+
+
+def test_a_dynamic_quantisation_has_one_answer_in_every_checked_and_timed_set():
+    # with normal draws one quotient x / (max|row| / 127) was 15.4999... in IEEE float32 and
+    # TVM's own kernel read 16 on the H200: an integer answer must not hang on how a device divides
+    from evaluator.harness.timing import InputPool
+    from evaluator.suite.inputs import draw
+
+    def far_from_halves(x):
+        x = x.astype(np.float32)
+        scale = np.abs(x).max(axis=1, keepdims=True) / np.float32(127.0)
+        q = (x / scale).astype(np.float64)
+        return np.abs(np.abs(q - np.floor(q)) - 0.5).min() >= 0.1
+
+    for wid in ("quant/dynamic-quantize@m128n768", "quant/dynamic-quantize@m16n4096"):
+        w = suite.get_workload(wid)
+        assert [t.init for t in w.inputs] == ["quantizable"]
+        for seed in range(3):
+            (x,) = generate(w, seed)
+            assert far_from_halves(x)
+            assert len(np.unique(np.abs(x).max(axis=1))) > 1  # rows differ in scale
+        pool = InputPool(w.inputs, draw, np.random.default_rng(1))
+        for off in pool.draw_offsets(50)[0]:  # the timed phase's windows stay whole rows
+            (x,) = pool.arrays([int(off)])
+            assert far_from_halves(x)

@@ -98,3 +98,13 @@ def test_a_tie_settles_at_the_tie_budget_once_its_interval_is_tight():
     assert settled(tie, proto, elapsed_s=proto.tie_budget_s)
     # the budget never lets a loose interval through
     assert not settled(_rounds(1.0, 0.8), proto, elapsed_s=proto.time_budget_s)
+
+
+def test_the_vendor_figure_settles_once_tight_whatever_threshold_is_inside():
+    proto = Protocol()
+    # the vendor call about as fast as tvm-default: 1.0 inside, not yet the tie budget
+    figure = {"tvm-default": _rounds(1.0, 0.15)["candidate"], "vendor": _rounds(1.0, 0.15)["tvm-default"]}
+    assert not settled({"candidate": figure["tvm-default"], "tvm-default": figure["vendor"]}, proto, elapsed_s=0.1)
+    assert settled(figure, proto, elapsed_s=0.1, against="tvm-default")
+    loose = {"tvm-default": _rounds(1.0, 0.8)["candidate"], "vendor": _rounds(1.0, 0.8)["tvm-default"]}
+    assert not settled(loose, proto, elapsed_s=proto.time_budget_s, against="tvm-default")

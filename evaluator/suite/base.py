@@ -30,7 +30,7 @@ DOMAINS = (
 )
 
 # How a random input is drawn. Names rather than callables so workloads stay plain data.
-INITS = ("normal", "uniform", "positive", "randint", "permutation", "distinct")
+INITS = ("normal", "uniform", "positive", "randint", "permutation", "distinct", "quantizable")
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,11 @@ class Tensor:
     # For init="randint": values drawn from [low, high); for init="permutation": every row (last
     # axis) holds distinct values of [0, high), e.g. scatter indices that never collide; for
     # init="distinct": normal values, none repeated within a row (an argsort's answer is then the
-    # only one: a tenth of 16x1000 float32 normal draws hold a tie).
+    # only one: a tenth of 16x1000 float32 normal draws hold a tie); for init="quantizable": rows
+    # of s * (k + u), s a power of two per row, k an integer in [-127, 127] (one element at 127 s),
+    # |u| <= 3/8, so a row's max|x| / 127 is s exactly and x / scale is never near a half: a
+    # dynamic quantisation's answer does not hang on how a device divides (one element of
+    # normal draws, 15.4999... in IEEE float32, read 16 from TVM's own kernel on the H200).
     low: int = 0
     high: int = 2
     # Floating draws are multiplied by this, e.g. sqrt(2 / fan_in) for the weights of a deep

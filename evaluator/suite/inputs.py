@@ -27,6 +27,8 @@ def draw(t: Tensor, rng: np.random.Generator) -> np.ndarray:
         return rng.integers(low, high, size=t.shape).astype(t.dtype)
     if t.init == "distinct":
         return _distinct_rows((rng.standard_normal(t.shape) * t.scale).astype(t.dtype), t, rng)
+    if t.init == "quantizable":
+        return _quantizable_rows(t, rng)
     if t.init == "normal":
         a = rng.standard_normal(t.shape)
     elif t.init == "uniform":
@@ -51,6 +53,20 @@ def _distinct_rows(a: np.ndarray, t: Tensor, rng: np.random.Generator) -> np.nda
             again = np.setdiff1d(np.arange(rows.shape[1]), first)
             rows[i, again] = (rng.standard_normal(again.size) * t.scale).astype(t.dtype)
     raise ValueError(f"{t.name}: no {rows.shape[1]} distinct {t.dtype} values in a row after 64 draws")
+
+
+def _quantizable_rows(t: Tensor, rng: np.random.Generator) -> np.ndarray:
+    """Rows (last axis) of ``s * (k + u)``: ``s = 2**e`` per row, ``k`` in [-127, 127] with one
+    element of each row at ``±127 s``, ``|u| <= 3/8`` (see :class:`Tensor`)."""
+    last = t.shape[-1] if t.shape else 1
+    rows = int(np.prod(t.shape, dtype=np.int64)) // max(last, 1)
+    k = rng.integers(-126, 127, size=(rows, last)).astype(np.float64)
+    u = rng.uniform(-0.375, 0.375, size=(rows, last))
+    q = k + u
+    at = rng.integers(0, last, size=rows)
+    q[np.arange(rows), at] = rng.choice((-127.0, 127.0), size=rows)
+    s = np.exp2(rng.integers(-7, -2, size=(rows, 1)).astype(np.float64))
+    return (q * s).reshape(t.shape).astype(t.dtype)
 
 
 def generate(w: WorkloadDef, seed: int) -> list[np.ndarray]:
