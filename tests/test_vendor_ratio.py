@@ -10,6 +10,7 @@ what this process wrote.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -111,7 +112,13 @@ def test_a_kept_candidate_process_that_works_while_the_figure_is_timed_drops_it(
     with pipe.session():
         first = pipe.evaluate(suite.get_workload(RELU), BURN_WHEN_IDLE)
         assert first.status == records.CORRECT, first.reason  # the thread waits for the task to end
-        burner = next(k.child for k in pipe._serving.idle.values() if k.key[0] == "candidate")
+        kept = next(k for k in pipe._serving.idle.values() if k.key[0] == "candidate")
+        burner = kept.child
+        # the figure can be timed within the 0.3 s the thread waits: let it start burning first
+        deadline = time.monotonic() + 10
+        while burner.cpu_s() - kept.given_cpu_s < 0.2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert burner.cpu_s() - kept.given_cpu_s >= 0.2, "the kept process never started its work"
         second = pipe.evaluate(other, _default(other))
     assert "candidate process used CPU" in second.detail["vendor_ratio_dropped"]
     assert len(list((tmp_path / "vendor-ratios").glob("*.json"))) == 1  # the first task's only
