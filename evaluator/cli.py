@@ -40,6 +40,19 @@ def cmd_suite(args, out: Console) -> int:
     return 0
 
 
+def cmd_coverage(args, out: Console) -> int:
+    from evaluator.suite import coverage
+
+    text = coverage.render()
+    if not args.write:
+        sys.stdout.write(text)
+        return 0
+    Path(args.write).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.write).write_text(text)
+    out.print(f"coverage table written to {args.write}")
+    return 0
+
+
 def cmd_backends(args, out: Console) -> int:
     from evaluator.backends import get_backend, infos
     from evaluator.sandbox import Sandbox, SandboxUnavailable
@@ -202,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--all", action="store_true",
                    help="count the held-out workloads too (drawn from EKB_HELDOUT_SECRET; never described)")
+    p = sub.add_parser("coverage", help="the suite against KernelBench level 1, TVM's te_workload and MLPerf Tiny, "
+                                        "as a Markdown table")
+    p.add_argument("--write", metavar="FILE", help="write the table to FILE (e.g. docs/coverage.md) instead of printing it")
     p = sub.add_parser("backends", help="list backends and whether they are available here")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("run", help="evaluate a bundle (directory, .zip or .tar.gz)")
@@ -237,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     out = Console(stderr=True)
-    handler = {"suite": cmd_suite, "backends": cmd_backends, "run": cmd_run,
+    handler = {"suite": cmd_suite, "coverage": cmd_coverage, "backends": cmd_backends, "run": cmd_run,
                "default-bundle": cmd_default_bundle, "tune": cmd_tune}[args.command]
     from evaluator.suite.heldout import HeldOutSecretMissing
 

@@ -12,7 +12,7 @@ import pytest
 
 from evaluator import suite
 from evaluator.baselines.tvm_default import _blocks, default_document, default_layers
-from evaluator.examples import default_entry
+from evaluator.examples import default_entries
 from evaluator.formats.bundle import load_bundle
 from evaluator.harness.check import _mismatch
 from evaluator.harness.protocol import Protocol
@@ -88,11 +88,11 @@ def test_shipped_bundle_is_the_rule_set():
     """examples/bundles/tvm-default must be regenerated (`python -m evaluator default-bundle`)
     whenever the rules or the suite change (the opencl entries are the dlight schedules)."""
     bundle = load_bundle(str(BUNDLE))
-    assert {e.workload for e in bundle.entries if e.backend == "cpu-llvm"} == {w.id for w in suite.workloads()}
-    expected_opencl = {w.id for w in suite.workloads() if default_entry(w, "opencl")}
-    assert {e.workload for e in bundle.entries if e.backend == "opencl"} == expected_opencl
+    expected = {(wid, b): made for wid, b, made in default_entries()}
+    assert {wid for wid, b in expected if b == "cpu-llvm"} == {w.id for w in suite.workloads()}
+    assert {(e.workload, e.backend) for e in bundle.entries} == set(expected)
     for e in bundle.entries:
-        fmt, _, text = default_entry(suite.get_workload(e.workload), e.backend)
+        fmt, _, text = expected[e.workload, e.backend]
         assert e.format == fmt, (e.workload, e.backend)
         if fmt == "layered-trace":
             assert json.loads(e.source) == json.loads(text), e.workload

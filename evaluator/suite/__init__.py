@@ -224,16 +224,24 @@ def summary(include_hidden: bool = False, secret: str | None = None) -> dict:
         "levels": dict(sorted(Counter(w.level for w in listed).items())),
         "domains": dict(sorted(Counter(d for w in listed for d in w.domains).items())),
         "families": dict(sorted(Counter(w.family for w in listed).items())),
+        # a workload counts once under each dtype its tensors (inputs and outputs) have
+        "dtypes": dict(sorted(Counter(d for w in listed for d in tensor_dtypes(w)).items())),
         # the same breakdowns counted in patterns rather than workloads
         "pattern_levels": dict(sorted(Counter(p.level for p in _listed_patterns(listed)).items())),
         "pattern_families": dict(sorted(Counter(p.family for p in _listed_patterns(listed)).items())),
     }
+    out["dtype_shares"] = {d: round(n / len(listed), 4) for d, n in out["dtypes"].items()} if listed else {}
     if include_hidden:
         per_pattern = Counter(w.pattern.id for w in hidden)
         out["hidden_share"] = round(len(hidden) / len(listed), 4) if listed else 0.0
         out["hidden_per_pattern_min"] = min((per_pattern[p.id] for p in patterns()), default=0)
         out["hidden_shapes_digest"] = _heldout.shapes_digest(hidden)
     return out
+
+
+def tensor_dtypes(w: WorkloadDef) -> set[str]:
+    """The dtypes of a workload's tensors, inputs and outputs."""
+    return {t.dtype for t in w.inputs} | {t.dtype for t in w.outputs}
 
 
 def _listed_patterns(listed: list[WorkloadDef]) -> list[Pattern]:

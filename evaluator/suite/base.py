@@ -71,6 +71,9 @@ class Workload:
     params: dict[str, Any]
     hidden: bool = False  # held out: drawn from the deployment's secret (suite.heldout), never written
     domains: tuple[str, ...] = ()  # added to the pattern's domains
+    # Where the shape comes from when it is another benchmark's (e.g. TVM's te_workload,
+    # KernelBench): shown with the workload, never part of its tag.
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,10 @@ class WorkloadDef:
         return tuple(dict.fromkeys(self.pattern.domains + self.spec.domains))
 
     @property
+    def source(self) -> str:
+        return self.spec.source
+
+    @property
     def dtype(self) -> str:
         return self.spec.params.get("dtype", "float32")
 
@@ -211,6 +218,7 @@ class WorkloadDef:
             "bytes": self.bytes,
             "vendor": self.has_vendor,
             "summary": self.pattern.summary,
+            "source": self.source,
         }
         if isinstance(self.pattern, GraphPattern) and self.pattern.layers is not None:
             from evaluator import suite  # the suite knows every workload a layer may be; it imports this module

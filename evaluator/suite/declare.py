@@ -38,10 +38,21 @@ def tag_of(params: dict[str, Any]) -> str:
     return tag
 
 
-def wl(*, domains: tuple[str, ...] = (), hidden: bool = False, tag: str | None = None,
+def wl(*, domains: tuple[str, ...] = (), hidden: bool = False, tag: str | None = None, source: str = "",
        **params) -> Workload:
-    """A workload whose tag is derived from its parameters (``tag=`` overrides)."""
-    return Workload(tag or tag_of(params), params, hidden=hidden, domains=tuple(domains))
+    """A workload whose tag is derived from its parameters (``tag=`` overrides); ``source`` names
+    the benchmark the shape is taken from (it never changes the tag)."""
+    return Workload(tag or tag_of(params), params, hidden=hidden, domains=tuple(domains), source=source)
+
+
+def te_workload(config: str, index: int) -> str:
+    """``source`` of a shape taken as given from TVM MetaSchedule's ``te_workload.CONFIGS``."""
+    return f"TVM MetaSchedule te_workload {config}[{index}]"
+
+
+def kernelbench(problem: str) -> str:
+    """``source`` of an operator from KernelBench level 1 (its shapes scaled to the edge)."""
+    return f"KernelBench level 1 {problem} (edge-sized shape)"
 
 
 @dataclass(frozen=True)

@@ -243,10 +243,33 @@ def mel_filterbank(n_fft, n_mels, sample_rate, f_min=0.0, f_max=None):
     return np.maximum(0.0, np.minimum(up, down))
 
 
+def mel_filterbank_tf(n_fft, n_mels, sample_rate, f_min, f_max):
+    """Triangular mel filters (bins, n_mels) as ``tf.signal.linear_to_mel_weight_matrix`` makes
+    them: linear in mel (not in Hz) between edges evenly spaced in mel over [f_min, f_max], the DC
+    bin weighted zero."""
+    def mel(f):
+        return 1127.0 * np.log1p(np.asarray(f, dtype=np.float64) / 700.0)
+
+    bins = mel(np.arange(n_fft // 2 + 1) * sample_rate / n_fft)[:, None]
+    edges = np.linspace(mel(f_min), mel(f_max), n_mels + 2)
+    lower, centre, upper = edges[:-2], edges[1:-1], edges[2:]
+    w = np.maximum(0.0, np.minimum((bins - lower) / (centre - lower), (upper - bins) / (upper - centre)))
+    w[0] = 0.0
+    return w
+
+
 def dct_ii_ortho(n_in, n_out):
     """Orthonormal DCT-II basis (n_in, n_out), as scipy.fft.dct(norm='ortho')."""
     k = np.arange(n_out)[None, :]
     i = np.arange(n_in)[:, None]
     basis = np.cos(np.pi * k * (2 * i + 1) / (2 * n_in)) * math.sqrt(2.0 / n_in)
     basis[:, 0] /= math.sqrt(2.0)
+    return basis
+
+
+def dct_ii_htk(n_in, n_out):
+    """DCT-II basis (n_in, n_out) scaled by sqrt(2 / n_in) for every coefficient (HTK's, which
+    ``tf.signal.mfccs_from_log_mel_spectrograms`` follows): the 0th is sqrt(2) times the orthonormal one."""
+    basis = dct_ii_ortho(n_in, n_out)
+    basis[:, 0] *= math.sqrt(2.0)
     return basis

@@ -81,7 +81,7 @@ class OpenCL(Backend):
         doc = lower_to_artifact(mod, self.target())
         if _uses_half(doc):
             # for devices without half arithmetic: the same schedule over float32 (see runtime.py)
-            variant = lower_to_artifact(_widen_half(mod), self.target())
+            variant = _named_as(lower_to_artifact(_widen_half(mod), self.target()), doc)
             doc["half_as_float"] = {k: variant[k] for k in ("source", "workspace", "kernels")}
         # the run half's limits (launches, workspace) hold now; compile what this device runs
         _compile_check(ocl.runs_as(ocl.runtime(), ocl.parse_artifact(json.dumps(doc))))
@@ -132,6 +132,20 @@ def _widen_half(mod):
     import tvm
 
     return tvm.script.from_source(re.sub(r"\bfloat16\b", "float32", mod.script()))
+
+
+def _named_as(variant: dict, doc: dict) -> dict:
+    """``variant``'s kernel arguments with its parameters named as ``doc`` names them: the run half
+    binds them by name, and the TVMScript round trip of ``_widen_half`` renames some (a graph's
+    weight ``stem.bias`` prints as ``stem_bias``, a buffer ``R`` as ``R_1``). Same parameters, same order."""
+    if [p["shape"] for p in variant["params"]] != [p["shape"] for p in doc["params"]]:
+        raise ValueError("the float32 variant's parameters are not the build's")
+    names = {v["name"]: d["name"] for v, d in zip(variant["params"], doc["params"])}
+    for k in variant["kernels"]:
+        for a in k["args"]:
+            if "buffer" in a and a["buffer"] in names:
+                a["buffer"] = names[a["buffer"]]
+    return variant
 
 
 # --- compiling at build time -----------------------------------------------------------------

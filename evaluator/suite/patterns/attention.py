@@ -5,7 +5,9 @@ linear attention, attention straight from a packed QKV projection, and the rotar
 embedding (L1) applied to queries and keys.
 
 Scores are scaled by 1/sqrt(d); masked scores are -inf before the softmax (every row keeps at
-least its diagonal). The plain per-head SDPA is ``fused/attention``.
+least its diagonal). The plain per-head SDPA is ``fused/attention``. Every pattern takes a
+``dtype``: float16 workloads store Q, K, V (bias, output) in float16 and compute scores, softmax
+and the weighted sum in float32 (``suite.precision``).
 """
 
 import math
@@ -15,9 +17,19 @@ from tvm import te
 
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor
-from evaluator.suite.declare import wl
+from evaluator.suite.declare import dtype_of, wl
+from evaluator.suite.precision import in_float32, stored_inputs, vendor_in_float32
 
 NEG = -1e30  # "minus infinity" that stays finite in float32 arithmetic
+# float16 workloads draw queries and keys this much wider: scores then spread over several units,
+# each row attends to a few keys and outputs are O(1) (uniform [-1, 1] draws make every row near
+# uniform, averaging V to ~1/sqrt(n), below the float16 tolerance's absolute part)
+SHARP16 = 3.0
+
+
+def qk_scale(p) -> float:
+    """The scale of a workload's query and key draws."""
+    return 1.0 if dtype_of(p) == "float32" else SHARP16
 
 
 def attend(shape_o, n, d, q, k, v, mod=None, name="T_attention"):
@@ -42,8 +54,9 @@ def attend(shape_o, n, d, q, k, v, mod=None, name="T_attention"):
 
 
 def _qkv(p):
-    b, m, n, d = p["b"], p["m"], p["n"], p["d"]
-    return [Tensor("Q", (b, m, d), init="uniform"), Tensor("K", (b, n, d), init="uniform"), Tensor("V", (b, n, d))]
+    b, m, n, d, wide = p["b"], p["m"], p["n"], p["d"], qk_scale(p)
+    return [Tensor("Q", (b, m, d), init="uniform", scale=wide), Tensor("K", (b, n, d), init="uniform", scale=wide),
+            Tensor("V", (b, n, d))]
 
 
 def _std(p, Q, K, V, mod):
@@ -109,8 +122,8 @@ def _grouped_ref(p, Q, K, V):
 
 
 def _grouped_inputs(p):
-    return [Tensor("Q", (p["h"], p["m"], p["d"]), init="uniform"),
-            Tensor("K", (p["g"], p["n"], p["d"]), init="uniform"), Tensor("V", (p["g"], p["n"], p["d"]))]
+    return [Tensor("Q", (p["h"], p["m"], p["d"]), init="uniform", scale=qk_scale(p)),
+            Tensor("K", (p["g"], p["n"], p["d"]), init="uniform", scale=qk_scale(p)), Tensor("V", (p["g"], p["n"], p["d"]))]
 
 
 def _packed(p, QKV):
@@ -187,20 +200,23 @@ def _flops_sdpa(p, heads=None, m=None):
 def _pattern(name, summary, inputs, compute, reference, workloads, level="L2", domains=("language",),
              flops=_flops_sdpa):
     return OpPattern(id=f"attention/{name}", family="attention", level=level, domains=domains, summary=summary,
-                     inputs=inputs, compute=compute, reference=reference, vendor=reference, flops=flops,
-                     workloads=workloads)
+                     inputs=stored_inputs(inputs), compute=in_float32(compute), reference=reference,
+                     vendor=vendor_in_float32(reference), flops=flops, workloads=workloads)
 
 
 PATTERNS = [
     _pattern("sdpa-causal", "O[b] = softmax(mask_causal(Q K^T / sqrt(d))) V (decoder self-attention)",
              _qkv, lambda p, Q, K, V: _std(p, Q, K, V, lambda s, h, i, j: _where(j <= i, s)),
              lambda p, Q, K, V: refs.attention(Q, K, V, _mask_ref(p, _causal_keep(p["m"], p["n"]))),
-             [wl(b=8, m=128, n=128, d=64), wl(b=4, m=256, n=256, d=32)]),
+             [wl(b=8, m=128, n=128, d=64), wl(b=4, m=256, n=256, d=32),
+              wl(b=8, m=128, n=128, d=64, dtype="float16"), wl(b=4, m=256, n=256, d=32, dtype="float16")]),
     _pattern("sdpa-bias", "O[b] = softmax(Q K^T / sqrt(d) + B[b]) V (relative-position bias, Swin)",
              lambda p: _qkv(p) + [Tensor("B", (p["b"], p["m"], p["n"]))],
              lambda p, Q, K, V, B: _std(p, Q, K, V, lambda s, h, i, j: s + B[h, i, j]),
              lambda p, Q, K, V, B: refs.attention(Q, K, V, B),
-             [wl(b=3, m=49, n=49, d=32, domains=("vision",)), wl(b=12, m=64, n=64, d=32, domains=("vision",))]),
+             [wl(b=3, m=49, n=49, d=32, domains=("vision",)), wl(b=12, m=64, n=64, d=32, domains=("vision",)),
+              wl(b=3, m=49, n=49, d=32, dtype="float16", domains=("vision",)),
+              wl(b=12, m=64, n=64, d=32, dtype="float16", domains=("vision",))]),
     _pattern("sdpa-alibi", "O[h] = softmax(causal(Q K^T / sqrt(d) - 2^(-8(h+1)/H) (i - j))) V (ALiBi)",
              _qkv, _alibi, _alibi_ref, [wl(b=8, m=128, n=128, d=64)]),
     _pattern("sdpa-sliding-window", "O[b] = softmax(Q K^T / sqrt(d), keys with |i - j| <= w only) V (local attention)",
@@ -214,16 +230,19 @@ PATTERNS = [
              [wl(b=8, m=100, n=100, d=64, domains=("audio",)), wl(b=16, m=64, n=64, d=32)]),
     _pattern("mqa", "O[h] = softmax(Q[h] K^T / sqrt(d)) V: H query heads share one key/value head",
              _grouped_inputs, _grouped, _grouped_ref,
-             [wl(h=8, g=1, m=128, n=128, d=64), wl(h=8, g=1, m=1, n=512, d=64)],
+             [wl(h=8, g=1, m=128, n=128, d=64), wl(h=8, g=1, m=1, n=512, d=64),
+              wl(h=8, g=1, m=1, n=512, d=64, dtype="float16"), wl(h=8, g=1, m=128, n=128, d=64, dtype="float16")],
              flops=lambda p: _flops_sdpa(p, p["h"], p["m"])),
     _pattern("gqa", "O[h] = softmax(Q[h] K[h // (H/G)]^T / sqrt(d)) V[h // (H/G)]: G key/value groups",
              _grouped_inputs, _grouped, _grouped_ref,
-             [wl(h=8, g=2, m=128, n=128, d=64), wl(h=16, g=4, m=1, n=1024, d=64)],
+             [wl(h=8, g=2, m=128, n=128, d=64), wl(h=16, g=4, m=1, n=1024, d=64),
+              wl(h=8, g=2, m=128, n=128, d=64, dtype="float16"), wl(h=16, g=4, m=1, n=1024, d=64, dtype="float16")],
              flops=lambda p: _flops_sdpa(p, p["h"], p["m"])),
     _pattern("qkv-packed", "O[s, h*d] = attention of the heads of a packed QKV[s, 3*h*d] projection, heads merged",
-             lambda p: [Tensor("QKV", (p["s"], 3 * p["h"] * p["d"]), init="uniform")],
+             lambda p: [Tensor("QKV", (p["s"], 3 * p["h"] * p["d"]), init="uniform", scale=qk_scale(p))],
              _packed, _packed_ref,
-             [wl(s=128, h=12, d=64), wl(s=197, h=3, d=64, domains=("vision",))],
+             [wl(s=128, h=12, d=64), wl(s=197, h=3, d=64, domains=("vision",)),
+              wl(s=197, h=3, d=64, dtype="float16", domains=("vision",)), wl(s=128, h=12, d=64, dtype="float16")],
              flops=lambda p: p["h"] * p["s"] * p["s"] * (4 * p["d"] + 6)),
     _pattern("linear-attention", "O = phi(Q) (phi(K)^T V) / (phi(Q) . sum_j phi(K_j)), phi = elu + 1",
              lambda p: [Tensor("Q", (p["b"], p["n"], p["d"]), init="uniform"),
@@ -232,6 +251,7 @@ PATTERNS = [
              flops=lambda p: p["b"] * p["n"] * p["d"] * (4 * p["d"] + 8)),
     _pattern("rope", "Y = X rotated pairwise by angle s * 10000^(-2i/d) (rotary position embedding, interleaved)",
              lambda p: [Tensor("X", (p["s"], p["h"], p["d"]))], _rope, _rope_ref,
-             [wl(s=256, h=8, d=64), wl(s=128, h=32, d=128)], level="L1",
+             [wl(s=256, h=8, d=64), wl(s=128, h=32, d=128), wl(s=256, h=8, d=64, dtype="float16"),
+              wl(s=128, h=32, d=128, dtype="float16")], level="L1",
              flops=lambda p: 6 * p["s"] * p["h"] * p["d"]),
 ]

@@ -5,7 +5,7 @@ import numpy as np
 from tvm import te, topi
 
 from evaluator.suite.base import OpPattern, Tensor, Workload
-from evaluator.suite.declare import wl
+from evaluator.suite.declare import te_workload, wl
 
 
 def _tn(p, A, B):
@@ -29,7 +29,10 @@ PATTERNS = [
         workloads=[
             Workload("b12m128n128k64", {"b": 12, "m": 128, "n": 128, "k": 64}),
             Workload("b4m64n64k32", {"b": 4, "m": 64, "n": 64, "k": 32}, domains=("audio",)),
-        ],
+        ]
+        # TVM MetaSchedule's GMM (batch_matmul_nkkm(B, N, M, K): m = N, n = M), as given
+        + [wl(b=1, m=m, n=n, k=k, source=te_workload("GMM", i))
+           for i, (m, n, k) in enumerate([(128, 128, 128), (512, 32, 512), (512, 512, 512), (1024, 1024, 1024)])],
     ),
     OpPattern(
         id="batch-matmul/batch-matmul-nt", family="batch-matmul", level="L1", domains=("language",),

@@ -11,7 +11,7 @@ from tvm import topi
 
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor, Workload
-from evaluator.suite.declare import wl
+from evaluator.suite.declare import te_workload, wl
 
 
 def _ow(p):
@@ -84,7 +84,11 @@ PATTERNS = [
           lambda p: [Tensor("X", (p["n"], p["w"], p["c"])), Tensor("W", (p["r"], p["c"], p["k"]), init="uniform")],
           lambda p, X, W: topi.nn.conv1d(X, W, p["s"], p["p"], 1, 1, "NWC", "WIO"),
           lambda p, X, W: refs.conv(X.transpose(0, 2, 1), W.transpose(2, 1, 0), p["s"], p["p"]).transpose(0, 2, 1),
-          [wl(n=1, w=512, c=64, k=64, r=3, s=1, p=1), wl(n=1, w=98, c=40, k=128, r=5, s=2, p=2)]),
+          [wl(n=1, w=512, c=64, k=64, r=3, s=1, p=1), wl(n=1, w=98, c=40, k=128, r=5, s=2, p=2)]
+          # TVM MetaSchedule's C1D (conv1d_nlc: NWC data, WIO weights), as given
+          + [wl(n=1, w=w, c=c, k=k, r=r, s=s, p=p, source=te_workload("C1D", i))
+             for i, (w, c, k, r, s, p) in enumerate([(256, 64, 128, 3, 2, 1), (128, 128, 256, 1, 2, 0),
+                                                      (64, 256, 256, 5, 1, 2), (32, 512, 512, 3, 1, 1)])]),
     _conv("conv1d-dilated-ncw", "Y[n, k, x] = sum_{c, r} X[n, c, x + d*r - p] * W[k, c, r] (atrous, WaveNet)",
           lambda p: [_ncw(p), _oiw(p)],
           lambda p, X, W: topi.nn.conv1d_ncw(X, W, 1, p["p"], p["d"]),

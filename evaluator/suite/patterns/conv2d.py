@@ -10,7 +10,7 @@ from tvm import te, topi
 
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor, Workload
-from evaluator.suite.declare import dtype_of, narrow, widen, wl
+from evaluator.suite.declare import dtype_of, narrow, te_workload, widen, wl
 
 
 def conv2d_ref(x, w, stride=1, pad=0, groups=1):
@@ -108,6 +108,10 @@ PATTERNS = [
             _wl(1, 16, 64, 64, 2, 1, 1, 0),  # the small U-Net's 1x1 classifier
             Workload("n1c32h28w28k32r3s1-f16", {"n": 1, "c": 32, "h": 28, "w": 28, "k": 32, "r": 3,
                                                 "stride": 1, "pad": 1, "dtype": "float16"}),
+            Workload("n1c64h14w14k128r3s1-f16", {"n": 1, "c": 64, "h": 14, "w": 14, "k": 128, "r": 3,
+                                                 "stride": 1, "pad": 1, "dtype": "float16"}),
+            Workload("n1c16h64w64k2r1s1-f16", {"n": 1, "c": 16, "h": 64, "w": 64, "k": 2, "r": 1,
+                                               "stride": 1, "pad": 0, "dtype": "float16"}),
         ],
     ),
     _conv("conv2d-nhwc", "Y[n, y, x, k] = sum_{r, s, c} X[n, y*st + r - p, x*st + s - p, c] * W[r, s, c, k] (HWIO)",
@@ -116,7 +120,13 @@ PATTERNS = [
           _nhwc,
           lambda p, X, W: refs.conv(X.transpose(0, 3, 1, 2), W.transpose(3, 2, 0, 1), p["s"], p["p"]).transpose(0, 2, 3, 1),
           [wl(n=1, h=28, w=28, c=32, k=64, r=3, s=1, p=1), wl(n=1, h=96, w=96, c=3, k=8, r=3, s=2, p=1),
-           wl(n=1, h=28, w=28, c=32, k=64, r=3, s=1, p=1, dtype="float16")]),
+           wl(n=1, h=28, w=28, c=32, k=64, r=3, s=1, p=1, dtype="float16"),
+           wl(n=1, h=96, w=96, c=3, k=8, r=3, s=2, p=1, dtype="float16"),
+           wl(n=1, h=56, w=56, c=64, k=64, r=1, s=1, p=0, dtype="float16")]
+          # TVM MetaSchedule's C2D (ResNet-18's conv layers; NHWC data, HWIO weights), as given
+          + [wl(n=1, h=h, w=h, c=c, k=k, r=r, s=s, p=p, source=te_workload("C2D", i))
+             for i, (h, c, k, r, s, p) in enumerate([(224, 3, 64, 7, 2, 3), (56, 64, 64, 1, 1, 0),
+                                                      (14, 256, 256, 3, 1, 1), (7, 512, 512, 3, 1, 1)])]),
     _conv("conv2d-nchw-dilated", "Y[n, k, y, x] = sum_{c, r, s} X[n, c, y + d*r - p, x + d*s - p] * W[k, c, r, s] (atrous)",
           lambda p: [_x(p), Tensor("W", (p["k"], p["c"], p["r"], p["r"]), init="uniform")],
           lambda p, X, W: topi.nn.conv2d_nchw(X, W, 1, p["p"], p["d"]),

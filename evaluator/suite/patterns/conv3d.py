@@ -6,7 +6,7 @@ from tvm import topi
 
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor
-from evaluator.suite.declare import wl
+from evaluator.suite.declare import te_workload, wl
 
 
 def _out(p, i):
@@ -39,7 +39,10 @@ PATTERNS = [
           lambda p, X, W: topi.nn.conv3d_ndhwc(X, W, p["s"], p["p"], 1, 1),
           lambda p, X, W: refs.conv(X.transpose(0, 4, 1, 2, 3), W.transpose(4, 3, 0, 1, 2), p["s"], p["p"])
           .transpose(0, 2, 3, 4, 1),
-          [wl(n=1, d=8, h=28, w=28, c=16, k=32, r=3, s=1, p=1)]),
+          [wl(n=1, d=8, h=28, w=28, c=16, k=32, r=3, s=1, p=1)]
+          # TVM MetaSchedule's C3D[1] (conv3d_ndhwc: DHWIO weights), as given; its others are 11-13 GFLOP,
+          # past what one evaluation may cost on two cores (docs/coverage.md says how far)
+          + [wl(n=1, d=16, h=56, w=56, c=64, k=64, r=1, s=1, p=0, source=te_workload("C3D", 1))]),
     _conv("depthwise-conv3d-ncdhw", "Y[n, c, z, y, x] = sum_{q, r, s} X[n, c, z*st + q - p, ...] W[c, 0, q, r, s] (X3D)",
           lambda p: [_ncdhw(p), Tensor("W", (p["c"], 1, p["r"], p["r"], p["r"]))],
           lambda p, X, W: topi.nn.conv3d_ncdhw(X, W, p["s"], p["p"], 1, p["c"]),

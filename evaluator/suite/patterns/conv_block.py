@@ -9,6 +9,10 @@ separable conv1d + BN).
 BatchNorm is the inference affine ``(y - mean) / sqrt(var + 1e-3) * gamma + beta`` (Keras epsilon)
 with its four vectors as inputs; "bias" layers have BN folded in. Padding ``p`` is symmetric or a
 ``(top, left, bottom, right)`` tuple (Keras "same" pads stride-2 convs asymmetrically).
+
+Every pattern takes a ``dtype``: float16 workloads (the layers of the float16 ResNet-8 and DS-CNN
+graphs) store their inputs and output in float16 and compute the whole block in float32
+(``suite.precision``).
 """
 
 import numpy as np
@@ -17,6 +21,7 @@ from tvm import te, topi
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor
 from evaluator.suite.declare import wl
+from evaluator.suite.precision import in_float32, stored_inputs
 
 EPS = 1e-3
 
@@ -413,8 +418,8 @@ def _w1d(name, k, c, r):
 
 def _pattern(name, summary, inputs, compute, reference, flops, workloads, domains=("vision",)):
     return OpPattern(id=f"conv-block/{name}", family="conv-block", level="L2", domains=domains, summary=summary,
-                     inputs=inputs, compute=compute, reference=reference, vendor=None, flops=flops,
-                     workloads=workloads)
+                     inputs=stored_inputs(inputs), compute=in_float32(compute), reference=reference, vendor=None,
+                     flops=flops, workloads=workloads)
 
 
 def _std_flops(p, groups=1, k=None):
@@ -441,7 +446,12 @@ PATTERNS = [
               wl(n=1, c=16, h=32, w=32, k=32, r=3, s=2, p=(0, 0, 1, 1)),
               wl(n=1, c=3, h=96, w=96, k=8, r=3, s=2, p=(0, 0, 1, 1)),           # MobileNetV1-VWW stem
               wl(n=1, c=1, h=49, w=10, k=64, r=(10, 4), s=2, p=(4, 1, 5, 1), domains=("audio",)),  # DS-CNN stem
-              wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, domains=("audio",))]),
+              wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, domains=("audio",)),
+              wl(n=1, c=3, h=32, w=32, k=16, r=3, s=1, p=1, dtype="float16"),   # the float16 graphs' stems
+              wl(n=1, c=1, h=49, w=10, k=64, r=(10, 4), s=2, p=(4, 1, 5, 1), dtype="float16", domains=("audio",)),
+              wl(n=1, c=16, h=32, w=32, k=32, r=3, s=2, p=(0, 0, 1, 1), dtype="float16"),
+              wl(n=1, c=3, h=96, w=96, k=8, r=3, s=2, p=(0, 0, 1, 1), dtype="float16"),
+              wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, dtype="float16", domains=("audio",))]),
     _pattern("conv2d-bias-relu6", "Y = relu6(conv2d(X, W) + b) (MobileNetV2, folded BN)",
              _conv_bias_inputs, *_conv_bias_act(_relu6, lambda x: np.clip(x, 0, 6), "T_bias_relu6"), _std_flops,
              [wl(n=1, c=3, h=224, w=224, k=32, r=3, s=2, p=(0, 0, 1, 1)), wl(n=1, c=24, h=56, w=56, k=144, r=1, s=1, p=0)]),
@@ -459,7 +469,8 @@ PATTERNS = [
              lambda p: _conv_bn_inputs(p, p["c"], p["c"]),
              *_conv_bn_act(_relu, _relu_np, "T_relu", groups=lambda p: p["c"]),
              lambda p: _std_flops(p, p["c"], p["c"]),
-             [wl(n=1, c=64, h=25, w=5, r=3, s=1, p=1, domains=("audio",)), wl(n=1, c=16, h=48, w=48, r=3, s=2, p=(0, 0, 1, 1))]),
+             [wl(n=1, c=64, h=25, w=5, r=3, s=1, p=1, domains=("audio",)), wl(n=1, c=16, h=48, w=48, r=3, s=2, p=(0, 0, 1, 1)),
+              wl(n=1, c=64, h=25, w=5, r=3, s=1, p=1, dtype="float16", domains=("audio",))]),
     _pattern("depthwise-bias-relu6", "Y = relu6(depthwise_conv2d(X, W) + b) (MobileNetV2 depthwise, folded BN)",
              lambda p: _conv_bias_inputs(p, p["c"], p["c"]),
              *_conv_bias_act(_relu6, lambda x: np.clip(x, 0, 6), "T_bias_relu6", groups=lambda p: p["c"]),
@@ -471,12 +482,20 @@ PATTERNS = [
              _ds_bn, _ds_bn_ref,
              lambda p: _std_flops(dict(p, r=3), p["c"], p["c"]) + _conv_flops(p, p["c"], p["k"], 1, *_oh_ow(p, 3)),
              [wl(n=1, c=64, h=25, w=5, k=64, s=1, p=1, domains=("audio",)),   # DS-CNN blocks
+              wl(n=1, c=64, h=25, w=5, k=64, s=1, p=1, dtype="float16", domains=("audio",)),
               # the 13 blocks of MobileNetV1 x0.25 at 96 x 96 (VWW), 9 distinct shapes
               wl(n=1, c=8, h=48, w=48, k=16, s=1, p=1), wl(n=1, c=16, h=48, w=48, k=32, s=2, p=(0, 0, 1, 1)),
               wl(n=1, c=32, h=24, w=24, k=32, s=1, p=1), wl(n=1, c=32, h=24, w=24, k=64, s=2, p=(0, 0, 1, 1)),
               wl(n=1, c=64, h=12, w=12, k=64, s=1, p=1), wl(n=1, c=64, h=12, w=12, k=128, s=2, p=(0, 0, 1, 1)),
               wl(n=1, c=128, h=6, w=6, k=128, s=1, p=1), wl(n=1, c=128, h=6, w=6, k=256, s=2, p=(0, 0, 1, 1)),
-              wl(n=1, c=256, h=3, w=3, k=256, s=1, p=1)]),
+              wl(n=1, c=256, h=3, w=3, k=256, s=1, p=1),
+              # the float16 twins of the MobileNetV1-VWW blocks
+              wl(n=1, c=8, h=48, w=48, k=16, s=1, p=1, dtype="float16"),
+              wl(n=1, c=16, h=48, w=48, k=32, s=2, p=(0, 0, 1, 1), dtype="float16"),
+              wl(n=1, c=32, h=24, w=24, k=32, s=1, p=1, dtype="float16"),
+              wl(n=1, c=32, h=24, w=24, k=64, s=2, p=(0, 0, 1, 1), dtype="float16"),
+              wl(n=1, c=64, h=12, w=12, k=64, s=1, p=1, dtype="float16"),
+              wl(n=1, c=128, h=6, w=6, k=128, s=1, p=1, dtype="float16")]),
     _pattern("inverted-residual", "Y = X + conv1x1(relu6(dw3x3(relu6(conv1x1(X) + be)) + bd)) + bp (MobileNetV2, stride 1)",
              lambda p: [_x(p), _w("We", p["c"] * p["t"], p["c"], 1), _vec("be", p["c"] * p["t"]),
                         _w("Wd", p["c"] * p["t"], p["c"] * p["t"], 3, p["c"] * p["t"]), _vec("bd", p["c"] * p["t"]),
@@ -506,14 +525,16 @@ PATTERNS = [
              lambda p: [_x(p), _w("W1", p["c"], p["c"], 3)] + _bn_vectors("bn1_", p["c"])
              + [_w("W2", p["c"], p["c"], 3)] + _bn_vectors("bn2_", p["c"]),
              _basic_block, _basic_block_ref, lambda p: 2 * _conv_flops(p, p["c"], p["c"], 3, p["h"], p["w"]),
-             [wl(n=1, c=16, h=32, w=32, p=1), wl(n=1, c=64, h=56, w=56, p=1)]),
+             [wl(n=1, c=16, h=32, w=32, p=1), wl(n=1, c=64, h=56, w=56, p=1),
+              wl(n=1, c=16, h=32, w=32, p=1, dtype="float16")]),
     _pattern("resnet-downsample-block",
              "Y = relu(BN2(conv3x3(relu(BN1(conv3x3_s2(X))))) + conv1x1_s2(X) + bs) (ResNet-8 stride-2 stack)",
              lambda p: [_x(p), _w("W1", p["k"], p["c"], 3)] + _bn_vectors("bn1_", p["k"])
              + [_w("W2", p["k"], p["k"], 3)] + _bn_vectors("bn2_", p["k"]) + [_w("Ws", p["k"], p["c"], 1), _vec("bs", p["k"])],
              _downsample_block, _downsample_ref,
              lambda p: 2 * (p["h"] // 2) * (p["w"] // 2) * p["k"] * (9 * p["c"] + 9 * p["k"] + p["c"]),
-             [wl(n=1, c=16, h=32, w=32, k=32), wl(n=1, c=32, h=16, w=16, k=64)]),
+             [wl(n=1, c=16, h=32, w=32, k=32), wl(n=1, c=32, h=16, w=16, k=64),
+              wl(n=1, c=16, h=32, w=32, k=32, dtype="float16"), wl(n=1, c=32, h=16, w=16, k=64, dtype="float16")]),
     _pattern("resnet-bottleneck", "Y = relu(conv1x1(relu(conv3x3(relu(conv1x1(X) + b1)) + b2)) + b3 + X) (bottleneck)",
              lambda p: [_x(p), _w("W1", p["m"], p["c"], 1), _vec("b1", p["m"]), _w("W2", p["m"], p["m"], 3), _vec("b2", p["m"]),
                         _w("W3", p["c"], p["m"], 1), _vec("b3", p["c"])],
@@ -547,7 +568,8 @@ PATTERNS = [
              lambda p: [_x(p), Tensor("W", (p["k"], p["c"]), scale=(1.0 / p["c"]) ** 0.5), _vec("b", p["k"])],
              _head, _head_ref, lambda p: p["n"] * (p["c"] * p["h"] * p["w"] + 2 * p["c"] * p["k"] + 5 * p["k"]),
              [wl(n=1, c=256, h=3, w=3, k=2), wl(n=1, c=64, h=8, w=8, k=10), wl(n=1, c=1024, h=7, w=7, k=1000),
-              wl(n=1, c=64, h=25, w=5, k=12, domains=("audio",))]),
+              wl(n=1, c=64, h=25, w=5, k=12, domains=("audio",)), wl(n=1, c=64, h=8, w=8, k=10, dtype="float16"),
+              wl(n=1, c=64, h=25, w=5, k=12, dtype="float16", domains=("audio",)), wl(n=1, c=256, h=3, w=3, k=2, dtype="float16")]),
     _pattern("conv1d-bias-relu", "Y = relu(conv1d(X, W, 'same') + b) (temporal conv net layer)",
              lambda p: [Tensor("X", (p["n"], p["c"], p["t"])),
                         Tensor("W", (p["k"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5), _vec("b", p["k"])],

@@ -6,7 +6,7 @@ from tvm import topi
 
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor, Workload
-from evaluator.suite.declare import dtype_of, narrow, widen, wl
+from evaluator.suite.declare import dtype_of, narrow, te_workload, widen, wl
 from evaluator.suite.patterns.conv2d import conv2d_ref, out_hw
 
 
@@ -59,7 +59,15 @@ PATTERNS = [
                    Tensor("W", (p["r"], p["r"], p["c"], 1), dtype_of(p))],
         _nhwc, _nhwc_ref,
         [wl(n=1, h=48, w=48, c=8, r=3, s=1, p=1), wl(n=1, h=56, w=56, c=144, r=3, s=2, p=1),
-         wl(n=1, h=48, w=48, c=8, r=3, s=1, p=1, dtype="float16")]),
+         wl(n=1, h=48, w=48, c=8, r=3, s=1, p=1, dtype="float16"),
+         wl(n=1, h=56, w=56, c=144, r=3, s=2, p=1, dtype="float16"),
+         wl(n=1, h=112, w=112, c=32, r=3, s=1, p=1, dtype="float16"),
+         wl(n=1, h=14, w=14, c=512, r=3, s=2, p=1, dtype="float16"),
+         wl(n=1, h=7, w=7, c=1024, r=3, s=1, p=1, dtype="float16")]
+        # TVM MetaSchedule's DEP (MobileNet's depthwise layers), as given: its (1, R, R, C) weights
+        # hold the same memory as these (R, R, C, 1)
+        + [wl(n=1, h=h, w=h, c=c, r=3, s=s, p=1, source=te_workload("DEP", i))
+           for i, (h, c, s) in enumerate([(112, 32, 1), (112, 64, 2), (14, 512, 2), (7, 1024, 1)])]),
     _dw("depthwise-conv2d-nchw-dilated", "Y[n, c, y, x] = sum_{r, s} X[n, c, y + d*r - p, x + d*s - p] * W[c, 0, r, s]",
         lambda p: [Tensor("X", (p["n"], p["c"], p["h"], p["w"])), Tensor("W", (p["c"], 1, p["r"], p["r"]))],
         lambda p, X, W: topi.nn.depthwise_conv2d_nchw(X, W, 1, p["p"], p["d"]),

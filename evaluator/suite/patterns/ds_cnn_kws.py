@@ -7,15 +7,20 @@ input 49x10 MFCC frames (NCHW 1x1x49x10) → Conv2D 64 (10x4, stride 2, "same") 
 and is kept; the Keras AveragePooling2D((24, 5)) covers the first 24 of the 25 rows, here the pool
 is a true global average. Dropout is the identity at inference. Each BatchNorm is the explicit
 per-channel affine ``(y - mean) / sqrt(var + eps) * gamma + beta`` with its four vectors as inputs.
+
+The float16 workload stores the MFCCs, the weights and each layer's output (the stem, each
+separable block, the head: ``layers``) in float16 and computes every layer in float32
+(``suite.precision``); its reference rounds at the same six places.
 """
 
 import numpy as np
 from tvm.relax.frontend import nn
 
 from evaluator.suite.base import GraphPattern, Tensor, Workload
-from evaluator.suite.declare import Layer
+from evaluator.suite.declare import Layer, dtype_of
 from evaluator.suite.graphs import BIAS_SOFTMAX, BN_RELU
 from evaluator.suite.patterns.conv2d import conv2d_ref
+from evaluator.suite.precision import as_float32, conv2d, linear, store, stored, stored_inputs
 
 EPS = 1e-3
 F = 64           # filters
@@ -38,10 +43,10 @@ class _ConvBnRelu(nn.Module):
         self.stride, self.padding, self.groups = stride, padding, groups
 
     def forward(self, x):
-        y = nn.op.conv2d(x, self.weight, self.bias, stride=self.stride, padding=self.padding,
-                         groups=self.groups)
-        scale = self.bn_gamma / nn.sqrt(self.bn_var + nn.Tensor.from_const(np.float32(EPS)))
-        return nn.relu((y - _channel(self.bn_mean)) * _channel(scale) + _channel(self.bn_beta))
+        y = conv2d(x, self.weight, self.bias, stride=self.stride, padding=self.padding, groups=self.groups)
+        f32 = as_float32  # float16 weights: the layer computes in float32
+        scale = f32(self.bn_gamma) / nn.sqrt(f32(self.bn_var) + nn.Tensor.from_const(np.float32(EPS)))
+        return nn.relu((y - _channel(f32(self.bn_mean))) * _channel(scale) + _channel(f32(self.bn_beta)))
 
 
 class _SeparableBlock(nn.Module):
@@ -54,18 +59,23 @@ class _SeparableBlock(nn.Module):
 
 
 class _DSCNN(nn.Module):
-    def __init__(self, n_classes):
+    def __init__(self, n_classes, dtype="float32"):
         self.stem = _ConvBnRelu(1, F, STEM["kernel"], stride=STEM["stride"], padding=STEM["pad"])
         self.blocks = nn.ModuleList([_SeparableBlock() for _ in range(BLOCKS)])
         self.fc = nn.Linear(F, n_classes)
+        self.dtype = dtype
+        if dtype != "float32":
+            self.to(dtype)
 
     def main(self, x):
-        x = self.stem(x)
+        # each layer (``layers``) computes in float32 and stores its output as the graph's dtype
+        x = store(self.stem(x), self.dtype)
         for block in self.blocks:
-            x = block(x)
+            x = store(block(x), self.dtype)
+        x = as_float32(x)
         h, w = x.shape[2], x.shape[3]
         pooled = nn.op.sum(x, axis=[2, 3]) / nn.Tensor.from_const(np.float32(int(h) * int(w)))
-        return nn.op.softmax(self.fc(pooled), axis=-1)
+        return store(nn.op.softmax(linear(pooled, self.fc), axis=-1), self.dtype)
 
 
 def _layer_inputs(pre, c_in, c_out, kernel, groups=1):
@@ -81,6 +91,7 @@ def _layer_inputs(pre, c_in, c_out, kernel, groups=1):
     ]
 
 
+@stored_inputs
 def _inputs(p):
     ts = [Tensor("x", (1, 1, 49, 10))] + _layer_inputs("p_stem_", 1, F, STEM["kernel"])
     for i in range(BLOCKS):
@@ -96,7 +107,7 @@ def _bn_relu(y, gamma, beta, mean, var):
 
 
 def _reference(p, x, *ws):
-    ws = list(ws)
+    ws, dtype = list(ws), dtype_of(p)
 
     def layer(x, stride=1, pad=0, groups=1):
         w, b, *bn = ws[:6]
@@ -104,9 +115,9 @@ def _reference(p, x, *ws):
         return _bn_relu(conv2d_ref(x, w, stride, pad, groups) + b[None, :, None, None], *bn)
 
     t, l, b_, r = STEM["pad"]
-    x = layer(np.pad(x, ((0, 0), (0, 0), (t, b_), (l, r))), stride=STEM["stride"])
+    x = stored(layer(np.pad(x, ((0, 0), (0, 0), (t, b_), (l, r))), stride=STEM["stride"]), dtype)
     for _ in range(BLOCKS):
-        x = layer(layer(x, pad=1, groups=F))
+        x = stored(layer(layer(x, pad=1, groups=F)), dtype)
     w, b = ws
     logits = x.mean(axis=(2, 3)) @ w.T + b
     e = np.exp(logits - logits.max(axis=-1, keepdims=True))
@@ -124,10 +135,11 @@ def _flops(p):
 
 def layers(p):
     """The graph as conv-block workloads: the stem, the four separable blocks, the classifier head."""
-    stem = dict(n=1, c=1, h=49, w=10, k=F, r=STEM["kernel"], s=STEM["stride"], p=STEM["pad"])
+    dt = {"dtype": p["dtype"]} if dtype_of(p) != "float32" else {}  # a float16 graph is float16 layers
+    stem = dict(n=1, c=1, h=49, w=10, k=F, r=STEM["kernel"], s=STEM["stride"], p=STEM["pad"], **dt)
     return [(Layer("conv-block/conv2d-bn-relu", stem), 1),
-            (Layer("conv-block/depthwise-separable-bn", dict(n=1, c=F, h=25, w=5, k=F, s=1, p=1)), BLOCKS),
-            (Layer("conv-block/classifier-head", dict(n=1, c=F, h=25, w=5, k=p["classes"])), 1)]
+            (Layer("conv-block/depthwise-separable-bn", dict(n=1, c=F, h=25, w=5, k=F, s=1, p=1, **dt)), BLOCKS),
+            (Layer("conv-block/classifier-head", dict(n=1, c=F, h=25, w=5, k=p["classes"], **dt)), 1)]
 
 
 PATTERN = GraphPattern(
@@ -137,9 +149,9 @@ PATTERN = GraphPattern(
     domains=("audio",),
     summary="MLPerf Tiny KWS DS-CNN: conv 10x4/2, 4 depthwise-separable blocks (64 ch), pool, dense 12",
     inputs=_inputs,
-    graph=lambda p: _DSCNN(p["classes"]),
+    graph=lambda p: _DSCNN(p["classes"], dtype_of(p)),
     reference=_reference,
     flops=_flops,
     layers=layers,
-    workloads=[Workload("n1h49w10", {"classes": 12})],
+    workloads=[Workload("n1h49w10", {"classes": 12}), Workload("n1h49w10-f16", {"classes": 12, "dtype": "float16"})],
 )

@@ -1,11 +1,18 @@
-"""Fused scaled dot-product attention softmax(Q·K^T/sqrt(d))·V per head: the transformer core."""
+"""Fused scaled dot-product attention softmax(Q·K^T/sqrt(d))·V per head: the transformer core.
+
+float16 workloads store Q, K, V and O in float16 and compute in float32 (``suite.precision``).
+"""
 
 import numpy as np
 from tvm import te, topi
 
 from evaluator.suite.base import OpPattern, Tensor, Workload
+from evaluator.suite.declare import dtype_of, tag_of
+from evaluator.suite.patterns.attention import qk_scale
+from evaluator.suite.precision import in_float32, vendor_in_float32
 
 
+@in_float32
 def _compute(p, Q, K, V):
     scores = topi.nn.batch_matmul(Q, K, transpose_b=True)
     scale = 1.0 / float(np.sqrt(p["d"]))
@@ -20,8 +27,9 @@ def _attention(Q, K, V):
     return np.matmul(e / e.sum(axis=-1, keepdims=True), V)
 
 
-def _wl(b, m, n, d, **kw):
-    return Workload(f"b{b}m{m}n{n}d{d}", {"b": b, "m": m, "n": n, "d": d}, **kw)
+def _wl(b, m, n, d, dtype="float32", **kw):
+    params = {"b": b, "m": m, "n": n, "d": d} | ({"dtype": dtype} if dtype != "float32" else {})
+    return Workload(tag_of(params), params, **kw)
 
 
 PATTERN = OpPattern(
@@ -30,16 +38,18 @@ PATTERN = OpPattern(
     level="L2",
     domains=("language",),
     summary="O[b] = softmax(Q[b] K[b]^T / sqrt(d)) V[b], one PrimFunc (matmul, softmax, matmul)",
-    inputs=lambda p: [Tensor("Q", (p["b"], p["m"], p["d"]), init="uniform"),
-                      Tensor("K", (p["b"], p["n"], p["d"]), init="uniform"),
-                      Tensor("V", (p["b"], p["n"], p["d"]))],
+    inputs=lambda p: [Tensor("Q", (p["b"], p["m"], p["d"]), dtype_of(p), init="uniform", scale=qk_scale(p)),
+                      Tensor("K", (p["b"], p["n"], p["d"]), dtype_of(p), init="uniform", scale=qk_scale(p)),
+                      Tensor("V", (p["b"], p["n"], p["d"]), dtype_of(p))],
     compute=_compute,
     reference=lambda p, Q, K, V: _attention(Q, K, V),
-    vendor=lambda p, Q, K, V: _attention(Q, K, V),
+    vendor=vendor_in_float32(lambda p, Q, K, V: _attention(Q, K, V)),
     # two matmuls, the scale and 5 softmax operations per score
     flops=lambda p: p["b"] * p["m"] * p["n"] * (4 * p["d"] + 6),
     workloads=[
         _wl(12, 128, 128, 64),
         _wl(4, 49, 49, 32, domains=("vision",)),  # Swin-style 7x7 window attention
+        _wl(12, 128, 128, 64, "float16"),
+        _wl(4, 49, 49, 32, "float16", domains=("vision",)),
     ],
 )

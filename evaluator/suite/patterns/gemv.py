@@ -53,6 +53,8 @@ PATTERNS = [
             Workload("m1024k1024", {"m": 1024, "k": 1024}),
             Workload("m3072k768", {"m": 3072, "k": 768}),
             wl(m=2048, k=2048, dtype="float16"),
+            wl(m=1024, k=1024, dtype="float16"),
+            wl(m=3072, k=768, dtype="float16"),
         ],
     ),
     OpPattern(

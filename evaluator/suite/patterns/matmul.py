@@ -107,6 +107,7 @@ PATTERNS = [
             Workload("m256n256k256", {"m": 256, "n": 256, "k": 256}),
             Workload("m128n512k128", {"m": 128, "n": 512, "k": 128}),
             _mnk(256, 256, 256, dtype="float16"),
+            _mnk(128, 512, 128, dtype="float16"),
         ],
     ),
     OpPattern(
@@ -119,7 +120,9 @@ PATTERNS = [
         flops=lambda p: 2 * p["m"] * p["n"] * p["k"],
         workloads=[_mnk(128, 768, 768, domains=("language",)), _mnk(49, 1000, 1024, domains=("vision",)),
                    _mnk(1, 12, 48, domains=("audio",)),  # TC-ResNet8 classifier
-                   _mnk(128, 768, 768, dtype="float16", domains=("language",))],
+                   _mnk(128, 768, 768, dtype="float16", domains=("language",)),
+                   _mnk(49, 1000, 1024, dtype="float16", domains=("vision",)),
+                   _mnk(1, 12, 48, dtype="float16", domains=("audio",))],
     ),
     OpPattern(
         id="matmul/matmul-tn", family="matmul", level="L1", domains=_LA,
@@ -162,7 +165,8 @@ PATTERNS = [
         vendor=_vendor_mm(lambda X, W: X @ W.T),
         flops=lambda p: 2 * p["b"] * p["s"] * p["n"] * p["k"],
         workloads=[wl(b=4, s=64, n=256, k=256), wl(b=1, s=197, n=192, k=192, domains=("vision",)),
-                   wl(b=4, s=64, n=256, k=256, dtype="float16")],
+                   wl(b=4, s=64, n=256, k=256, dtype="float16"),
+                   wl(b=1, s=197, n=192, k=192, dtype="float16", domains=("vision",))],
     ),
     OpPattern(
         id="matmul/dot", family="matmul", level="L1", domains=_LA,

@@ -132,6 +132,8 @@ PATTERNS = [
             Workload("m196n384", {"m": 196, "n": 384}, domains=("vision",)),
             Workload("m64n256", {"m": 64, "n": 256}, domains=("audio",)),
             wl(m=128, n=768, dtype="float16"),
+            wl(m=196, n=384, dtype="float16", domains=("vision",)),
+            wl(m=64, n=256, dtype="float16", domains=("audio",)),
         ],
     ),
     OpPattern(
@@ -150,6 +152,10 @@ PATTERNS = [
             Workload("m128n576", {"m": 128, "n": 576}),
             Workload("m32n2048", {"m": 32, "n": 2048}),
             wl(m=32, n=2048, dtype="float16"),
+            wl(m=128, n=576, dtype="float16"),
+            # an LLM's RMSNorm (LLaMA-7B hidden size) at decode (m=1) and a short prefill (m=16)
+            wl(m=1, n=4096, dtype="float16"),
+            wl(m=16, n=4096, dtype="float16"),
         ],
     ),
     _norm("batch-norm-nchw", "Y = (X - mean[c]) / sqrt(var[c] + 1e-5) * gamma[c] + beta[c], NCHW (inference)",

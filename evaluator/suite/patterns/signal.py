@@ -1,16 +1,20 @@
 """Signal processing for audio and sensor front ends: FIR filtering (plain, decimating,
 interpolating, moving average), IIR filters (de-emphasis, biquad), framing and windowing, the real
 DFT and its inverse as explicit sums, power and mel spectra, DCT-II, MFCCs (from a power
-spectrum, and the whole front end from raw samples: the 49 x 10 MFCC input of MLPerf Tiny's
-keyword spotter), correlations, overlap-add, delta features, frame statistics, mu-law companding,
-complex products, Goertzel tone detection and GCC-PHAT time-delay estimation.
+spectrum, and the whole front end from raw samples — among them the 49 x 10 MFCC input of MLPerf
+Tiny's keyword spotter, as its training script computes it with ``tf.signal``), correlations,
+overlap-add, delta features, frame statistics, mu-law companding, complex products, Goertzel tone
+detection and GCC-PHAT time-delay estimation.
 
 Conventions: filters are causal with zero initial state; windows are periodic Hann; DFT bins
 k = 0..N/2 with angles reduced modulo N in integer arithmetic (so float32 never sees a large
 angle); mel filters are HTK-style triangles computed in the kernel from the bin frequencies (not
-loaded); the DCT-II is orthonormal. IIR filters and the Goertzel recurrence are sequential in time:
-their canonical compute is a parallel-over-rows loop nest written with TVM's IR builder, as TOPI
-writes its scans. References use NumPy (``np.fft``, ``np.convolve``) and closed forms.
+loaded), linear in Hz over 0..sr/2; the DCT-II is orthonormal. The ``tf.signal`` front end keeps
+TensorFlow's conventions instead: the magnitude spectrum, triangles linear in mel over
+[fmin, fmax] with the DC bin excluded, and the DCT-II scaled by sqrt(2/M) for every coefficient.
+IIR filters and the Goertzel recurrence are sequential in time: their canonical compute is a
+parallel-over-rows loop nest written with TVM's IR builder, as TOPI writes its scans. References
+use NumPy (``np.fft``, ``np.convolve``) and closed forms.
 """
 
 import math
@@ -23,6 +27,7 @@ from tvm.script.ir_builder import tirx as T
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor
 from evaluator.suite.declare import wl
+from evaluator.suite.heldout import ShapeSpace
 
 PRE = 0.97           # pre-/de-emphasis coefficient
 MU = 255.0           # mu-law
@@ -82,16 +87,33 @@ def _mel_weights_te(p):
     return te.compute((n_fft // 2 + 1, mels), weight, name="T_mel_weights")
 
 
+def _mel_weights_tf_te(p):
+    """(bins, mels) triangles linear in mel between edges evenly spaced in mel over [fmin, fmax],
+    the DC bin zero (``tf.signal.linear_to_mel_weight_matrix``), computed in the kernel."""
+    sr, n_fft, mels = p["sr"], p["nfft"], p["mels"]
+    lo, hi = (1127.0 * math.log1p(f / 700.0) for f in (p["fmin"], p["fmax"]))
+    step = (hi - lo) / (mels + 1)
+
+    def weight(k, m):
+        mel = 1127.0 * te.log(1.0 + _f32(k) * (sr / n_fft / 700.0))
+        lower = lo + _f32(m) * step
+        tri = te.max(te.min((mel - lower) / step, (lower + 2.0 * step - mel) / step), 0.0)
+        return te.if_then_else(k == 0, 0.0, tri)
+    return te.compute((n_fft // 2 + 1, mels), weight, name="T_mel_weights")
+
+
 def _mel_te(power, p):
     wts = _mel_weights_te(p)
     k = te.reduce_axis((0, p["nfft"] // 2 + 1), name="kb")
     return te.compute((power.shape[0], p["mels"]), lambda f, m: te.sum(power[f, k] * wts[k, m], axis=k), name="T_mel")
 
 
-def _dct_te(x, n_in, n_out, name="T_dct"):
-    """Orthonormal DCT-II along the last axis; basis angle pi k (2i+1) / (2 n_in) reduced mod 4 n_in."""
+def _dct_te(x, n_in, n_out, name="T_dct", htk=False):
+    """Orthonormal DCT-II along the last axis (``htk``: every coefficient scaled sqrt(2/n_in), the 0th
+    too); basis angle pi k (2i+1) / (2 n_in) reduced mod 4 n_in."""
+    first = math.sqrt((2.0 if htk else 1.0) / n_in)
     basis = te.compute((n_in, n_out), lambda i, k: te.cos((math.pi / (2 * n_in)) * _f32((k * (2 * i + 1)) % (4 * n_in)))
-                       * te.if_then_else(k == 0, math.sqrt(1.0 / n_in), math.sqrt(2.0 / n_in)), name="T_dct_basis")
+                       * te.if_then_else(k == 0, first, math.sqrt(2.0 / n_in)), name="T_dct_basis")
     i = te.reduce_axis((0, n_in), name="i")
     return te.compute((x.shape[0], n_out), lambda f, k: te.sum(x[f, i] * basis[i, k], axis=i), name=name)
 
@@ -136,6 +158,15 @@ def _mfcc_frontend(p, x):
     return _mfcc(p, _power_from_signal(p, x))
 
 
+def _mfcc_frontend_tf(p, x):
+    power = _power_from_signal(p, x)
+    mag = te.compute(power.shape, lambda f, k: te.sqrt(power[f, k]), name="T_magnitude")
+    wts = _mel_weights_tf_te(p)
+    k = te.reduce_axis((0, p["nfft"] // 2 + 1), name="kb")
+    mel = te.compute((mag.shape[0], p["mels"]), lambda f, m: te.sum(mag[f, k] * wts[k, m], axis=k), name="T_mel")
+    return _dct_te(_log_te(mel), p["mels"], p["c"], name="T_mfcc", htk=True)
+
+
 def _rfft_np(X):
     spec = np.fft.rfft(X, axis=-1)
     return [spec.real, spec.imag]
@@ -169,6 +200,12 @@ def _power_np(x, p):
 
 def _mel_np(power, p):
     return power @ refs.mel_filterbank(p["nfft"], p["mels"], p["sr"])
+
+
+def _mfcc_tf_np(p, x):
+    mag = np.sqrt(_power_np(x, p))
+    mel = mag @ refs.mel_filterbank_tf(p["nfft"], p["mels"], p["sr"], p["fmin"], p["fmax"])
+    return np.log(mel + EPS_LOG) @ refs.dct_ii_htk(p["mels"], p["c"])
 
 
 def _dct_np(x, n_out):
@@ -420,10 +457,10 @@ def _power_to_db_ref(p, P):
 # --- patterns -------------------------------------------------------------------------------------
 
 def _pattern(name, summary, inputs, compute, reference, flops, workloads, level="L1",
-             domains=("signal-processing", "audio")):
+             domains=("signal-processing", "audio"), shape_space=None):
     return OpPattern(id=f"signal/{name}", family="signal", level=level, domains=domains, summary=summary,
                      inputs=inputs, compute=compute, reference=reference, vendor=None, flops=flops,
-                     workloads=workloads)
+                     workloads=workloads, shape_space=shape_space)
 
 
 def _sig(p):
@@ -438,9 +475,11 @@ def _spec_in(p, init="positive"):
     return [Tensor("P", (p["f"], p["nfft"] // 2 + 1), init=init, scale=10.0)]
 
 
-_KWS = dict(n=16000, frame=640, hop=320, nfft=640, sr=16000, mels=40)   # MLPerf Tiny KWS front end
+# MLPerf Tiny KWS front end (its get_dataset.py): 1 s at 16 kHz, 30 ms / 20 ms frames, FFT 512,
+# 40 mel bands over 20-4000 Hz, 10 MFCCs: 49 x 10
+_KWS = dict(n=16000, frame=480, hop=320, nfft=512, sr=16000, mels=40, fmin=20, fmax=4000)
 _ASR = dict(n=16000, frame=400, hop=160, nfft=512, sr=16000, mels=40)   # 25 ms / 10 ms frames
-_STFT_KWS = dict(n=16000, frame=640, hop=320, nfft=640)
+_STFT_KWS = dict(n=16000, frame=480, hop=320, nfft=512)   # the KWS framing (its front end takes |X|)
 _STFT_ASR = dict(n=16000, frame=400, hop=160, nfft=512)
 
 
@@ -519,12 +558,23 @@ PATTERNS = [
              lambda p, P: _dct_np(np.log(_mel_np(P, p) + EPS_LOG), p["c"]),
              lambda p: _mel_flops(p, p["f"]) + 2 * p["f"] * p["mels"] * p["c"],
              [wl(f=98, nfft=512, sr=16000, mels=40, c=13)], level="L2"),
-    _pattern("mfcc-frontend", "MFCC front end from raw samples: frames, Hann, DFT power, mel, log, DCT (KWS: 49 x 10)",
+    _pattern("mfcc-frontend", "MFCC front end from raw samples: frames, Hann, DFT power, mel, log, DCT (ASR: 98 x 13)",
              lambda p: [Tensor("x", (p["n"],))],
              _mfcc_frontend,
              lambda p, x: _dct_np(np.log(_mel_np(_power_np(x, p), p) + EPS_LOG), p["c"]),
              lambda p: _dft_flops(_n_frames(p), p["nfft"]) + _mel_flops(p, _n_frames(p)) + 2 * _n_frames(p) * p["mels"] * p["c"],
-             [wl(**_KWS, c=10), wl(**_ASR, c=13)], level="L2"),
+             [wl(**_ASR, c=13)], level="L2"),
+    _pattern("mfcc-frontend-tf", "MFCCs from raw samples as tf.signal computes them (MLPerf Tiny KWS: 49 x 10): "
+             "|DFT(hann * frame)|, mel triangles linear in mel over [fmin, fmax], log(+1e-6), DCT-II x sqrt(2/M)",
+             lambda p: [Tensor("x", (p["n"],))],
+             _mfcc_frontend_tf, _mfcc_tf_np,
+             lambda p: (_dft_flops(_n_frames(p), p["nfft"]) + 4 * _n_frames(p) * (p["nfft"] // 2 + 1)
+                        + _mel_flops(p, _n_frames(p)) + 2 * _n_frames(p) * p["mels"] * p["c"]),
+             [wl(**_KWS, c=10, source="MLPerf Tiny KWS (keyword_spotting/get_dataset.py, feature_type mfcc)")],
+             level="L2",
+             # the band edges are the reference's; a frame fits its FFT, and the MFCCs kept its mel bands
+             shape_space=ShapeSpace(fixed=frozenset({"fmin", "fmax"}),
+                                    valid=lambda p: p["frame"] <= p["nfft"] and p["c"] <= p["mels"])),
     _pattern("autocorrelation", "r[f, k] = sum_t X[f, t] X[f, t + k], k < lags (LPC, pitch)", _frames_in, _autocorr,
              _autocorr_ref, lambda p: 2 * p["f"] * p["n"] * p["lags"], [wl(f=98, n=400, lags=13), wl(f=49, n=640, lags=160)]),
     _pattern("cross-correlation", "c[b, k] = sum_t x[b, t] y[b, t + k] (template matching, time-delay search)",

@@ -7,7 +7,7 @@ from tvm import te, topi
 
 from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor, Workload
-from evaluator.suite.declare import dtype_of, narrow, widen, wl
+from evaluator.suite.declare import dtype_of, narrow, te_workload, widen, wl
 
 
 def _softmax(X):
@@ -62,7 +62,12 @@ PATTERNS = [
             Workload("m256n512", {"m": 256, "n": 512}),
             Workload("m32n1000", {"m": 32, "n": 1000}, domains=("vision",)),
             wl(m=1536, n=128, dtype="float16"),
-        ],
+            wl(m=256, n=512, dtype="float16"),
+            wl(m=32, n=1000, dtype="float16", domains=("vision",)),
+            wl(m=256, n=256, dtype="float16"),
+        ]
+        # TVM MetaSchedule's SFM (softmax_mn over axis 1), as given
+        + [wl(m=m, n=m, source=te_workload("SFM", i)) for i, m in enumerate((256, 512, 1024, 2048))],
     ),
     _pattern("log-softmax", "Y[m, n] = X[m, n] - max - log sum_j exp(X[m, j] - max) (CTC, language-model heads)",
              lambda p: [Tensor("X", (p["m"], p["n"]))],

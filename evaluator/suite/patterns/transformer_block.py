@@ -3,7 +3,9 @@ the QKV projection with the head split, a whole multi-head self-attention layer,
 output (projection + residual + LayerNorm) and embedding layer (gather + positions + LayerNorm),
 the post-norm FFN sublayer, a pre-norm SwiGLU sublayer, and ViT's patch embedding.
 
-LayerNorm/RMSNorm epsilon 1e-5; GELU is the tanh form.
+LayerNorm/RMSNorm epsilon 1e-5; GELU is the tanh form. Every pattern takes a ``dtype``: float16
+workloads store their inputs and outputs in float16 and compute the whole sublayer in float32
+(``suite.precision``).
 """
 
 from tvm import te, topi
@@ -12,6 +14,7 @@ from evaluator.suite import refs
 from evaluator.suite.base import OpPattern, Tensor
 from evaluator.suite.declare import wl
 from evaluator.suite.patterns.attention import attend
+from evaluator.suite.precision import in_float32, stored_inputs, vendor_in_float32
 
 EPS = 1e-5
 
@@ -133,8 +136,8 @@ def _patch_embed_ref(p, X, W, b, pos):
 
 def _pattern(name, summary, inputs, compute, reference, flops, workloads, domains=("language",)):
     return OpPattern(id=f"transformer-block/{name}", family="transformer-block", level="L2", domains=domains,
-                     summary=summary, inputs=inputs, compute=compute, reference=reference, vendor=reference,
-                     flops=flops, workloads=workloads)
+                     summary=summary, inputs=stored_inputs(inputs), compute=in_float32(compute), reference=reference,
+                     vendor=vendor_in_float32(reference), flops=flops, workloads=workloads)
 
 
 def _w(name, n, k, gain=1.0):
@@ -159,21 +162,25 @@ PATTERNS = [
                         _w("W", p["n"], p["k"]), _vec("b", p["n"])],
              _ln_dense, lambda p, X, g, beta, W, b: _ln_ref(X, g, beta) @ W.T + b,
              lambda p: p["m"] * (8 * p["k"] + 2 * p["n"] * p["k"]),
-             [wl(m=128, k=256, n=768), wl(m=197, k=192, n=576, domains=("vision",))]),
+             [wl(m=128, k=256, n=768), wl(m=197, k=192, n=576, domains=("vision",)),
+              wl(m=128, k=256, n=768, dtype="float16"), wl(m=197, k=192, n=576, dtype="float16", domains=("vision",))]),
     _pattern("qkv-projection", "[Q, K, V][h, s, :] = (X Wqkv^T + b) split into heads (3 outputs)",
              lambda p: [Tensor("X", (p["s"], p["d"])), _w("W", 3 * p["d"], p["d"]), _vec("b", 3 * p["d"])],
              _qkv, _qkv_ref, lambda p: 6 * p["s"] * p["d"] * p["d"],
-             [wl(s=128, d=256, h=4), wl(s=197, d=192, h=3, domains=("vision",))]),
+             [wl(s=128, d=256, h=4), wl(s=197, d=192, h=3, domains=("vision",)), wl(s=128, d=256, h=4, dtype="float16"),
+              wl(s=197, d=192, h=3, dtype="float16", domains=("vision",))]),
     _pattern("mha-block", "Y = (softmax(Q K^T / sqrt(d_h)) V merged) Wo^T + bo, Q/K/V from X Wqkv^T + bqkv (self-attention layer)",
              lambda p: [Tensor("X", (p["s"], p["d"])), _w("Wqkv", 3 * p["d"], p["d"]), _vec("bqkv", 3 * p["d"]),
                         _w("Wo", p["d"], p["d"]), _vec("bo", p["d"])],
              _mha, _mha_ref, lambda p: 8 * p["s"] * p["d"] * p["d"] + p["h"] * p["s"] * p["s"] * (4 * p["d"] // p["h"] + 6),
-             [wl(s=64, d=128, h=4), wl(s=49, d=96, h=3, domains=("vision",))]),
+             [wl(s=64, d=128, h=4), wl(s=49, d=96, h=3, domains=("vision",)), wl(s=64, d=128, h=4, dtype="float16"),
+              wl(s=49, d=96, h=3, dtype="float16", domains=("vision",))]),
     _pattern("attention-output", "Y = LayerNorm(C W^T + b + R) (attention output projection + residual + norm, BERT)",
              lambda p: [Tensor("C", (p["s"], p["d"])), _w("W", p["d"], p["d"]), _vec("b", p["d"]), Tensor("R", (p["s"], p["d"])),
                         _vec("gamma", p["d"], "positive"), _vec("beta", p["d"])],
              _attn_out, lambda p, C, W, b, R, g, beta: _ln_ref(C @ W.T + b + R, g, beta),
-             lambda p: 2 * p["s"] * p["d"] * p["d"] + 10 * p["s"] * p["d"], [wl(s=128, d=256), wl(s=128, d=768)]),
+             lambda p: 2 * p["s"] * p["d"] * p["d"] + 10 * p["s"] * p["d"],
+             [wl(s=128, d=256), wl(s=128, d=768), wl(s=128, d=256, dtype="float16"), wl(s=128, d=768, dtype="float16")]),
     _pattern("embedding-layer-norm", "Y = LayerNorm(word[ids] + pos[0:s]) (BERT-style embedding layer)",
              lambda p: [Tensor("ids", (p["s"],), "int32", init="randint", low=0, high=p["v"]),
                         Tensor("word", (p["v"], p["d"])), Tensor("pos", (p["s"], p["d"])),

@@ -1,0 +1,71 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 14, 14, 256), "float32"), W: T.Buffer((3, 3, 256, 256), "float32"), conv2d_nhwc: T.Buffer((1, 12, 12, 256), "float32")):
+        T.func_attr({"layout_free_buffers": [1], "tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        conv2d_nhwc_reindex_pad_local = T.sblock_alloc_buffer((1, 160, 256), scope="local")
+        pad_temp_reindex_pad_shared = T.sblock_alloc_buffer((1, 160, 2304), scope="shared")
+        W_reindex_shared = T.sblock_alloc_buffer((1, 256, 2304), scope="shared")
+        for ax0_ax2_0_fused in T.thread_binding(8, thread="blockIdx.y"):
+            for ax1_0 in T.thread_binding(5, thread="blockIdx.x"):
+                for ax2_1 in T.thread_binding(1, thread="vthread.y"):
+                    for ax1_1 in T.thread_binding(1, thread="vthread.x"):
+                        for ax2_2 in T.thread_binding(8, thread="threadIdx.y"):
+                            for ax1_2 in T.thread_binding(8, thread="threadIdx.x", annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                                for ax1_3_init, ax2_3_0_init in T.grid(4, 4):
+                                    for ax2_3_1_init in T.vectorized(1):
+                                        with T.sblock("conv2d_nhwc_init"):
+                                            v0 = T.axis.spatial(1, 0)
+                                            v1 = T.axis.spatial(160, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3_init)
+                                            v2 = T.axis.spatial(256, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0_init + ax2_3_1_init)
+                                            T.reads()
+                                            T.writes(conv2d_nhwc_reindex_pad_local[0, v1, v2])
+                                            conv2d_nhwc_reindex_pad_local[0, v1, v2] = T.float32(0.0)
+                                for ax3_0 in range(288):
+                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
+                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
+                                            for ax0_ax1_ax2_fused_2 in range(4):
+                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
+                                                    with T.sblock("pad_temp_reindex_pad_shared"):
+                                                        v0 = T.axis.spatial(1, 0)
+                                                        v1 = T.axis.spatial(160, ax1_0 * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
+                                                        v2 = T.axis.spatial(2304, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
+                                                        T.reads(X[0, v2 // 768 * 2 + v1 // 12 - 1, v2 // 256 % 3 * 2 + v1 % 12 - 1, v2 % 256])
+                                                        T.writes(pad_temp_reindex_pad_shared[v0, v1, v2])
+                                                        pad_temp_reindex_pad_shared[v0, v1, v2] = T.if_then_else(v1 < 144, T.if_then_else(1 <= v2 // 768 * 2 + v1 // 12 and v2 // 768 * 2 + v1 // 12 < 15 and 1 <= v2 // 256 % 3 * 2 + v1 % 12 and v2 // 256 % 3 * 2 + v1 % 12 < 15, X[0, v2 // 768 * 2 + v1 // 12 - 1, v2 // 256 % 3 * 2 + v1 % 12 - 1, v2 % 256], T.float32(0.0)), T.float32(0.0))
+                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
+                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
+                                            for ax0_ax1_ax2_fused_2 in range(4):
+                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
+                                                    with T.sblock("W_reindex_shared"):
+                                                        v0 = T.axis.spatial(1, 0)
+                                                        v1 = T.axis.spatial(256, ax0_ax2_0_fused * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
+                                                        v2 = T.axis.spatial(2304, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
+                                                        T.reads(W[v2 // 768, v2 // 256 % 3, v2 % 256, v1])
+                                                        T.writes(W_reindex_shared[v0, v1, v2])
+                                                        W_reindex_shared[v0, v1, v2] = W[v2 // 768, v2 // 256 % 3, v2 % 256, v1]
+                                    for ax3_1, ax1_3, ax2_3_0 in T.grid(8, 4, 4):
+                                        for ax2_3_1 in T.vectorized(1):
+                                            with T.sblock("conv2d_nhwc_update"):
+                                                v0 = T.axis.spatial(1, 0)
+                                                v1 = T.axis.spatial(160, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3)
+                                                v2 = T.axis.spatial(256, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0 + ax2_3_1)
+                                                v3 = T.axis.reduce(2304, ax3_0 * 8 + ax3_1)
+                                                T.reads(conv2d_nhwc_reindex_pad_local[0, v1, v2], pad_temp_reindex_pad_shared[0, v1, v3], W_reindex_shared[0, v2, v3])
+                                                T.writes(conv2d_nhwc_reindex_pad_local[0, v1, v2])
+                                                conv2d_nhwc_reindex_pad_local[0, v1, v2] = conv2d_nhwc_reindex_pad_local[0, v1, v2] + pad_temp_reindex_pad_shared[0, v1, v3] * W_reindex_shared[0, v2, v3]
+                                for ax0, ax1, ax2_0 in T.grid(1, 4, 4):
+                                    for ax2_1_1 in T.vectorized(1):
+                                        with T.sblock("conv2d_nhwc_reindex_pad_local"):
+                                            v0 = T.axis.spatial(1, ax0)
+                                            v1 = T.axis.spatial(160, ax1_0 * 32 + ax1_2 * 4 + ax1)
+                                            v2 = T.axis.spatial(256, ax0_ax2_0_fused * 32 + ax2_2 * 4 + ax2_0 + ax2_1_1)
+                                            T.where(ax1_0 * 32 + ax1_2 * 4 + ax1 < 144)
+                                            T.reads(conv2d_nhwc_reindex_pad_local[v0, v1, v2])
+                                            T.writes(conv2d_nhwc[0, v1 // 12, v1 % 12, v2])
+                                            conv2d_nhwc[0, v1 // 12, v1 % 12, v2] = conv2d_nhwc_reindex_pad_local[v0, v1, v2]

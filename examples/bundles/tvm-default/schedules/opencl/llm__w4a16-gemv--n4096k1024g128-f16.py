@@ -1,0 +1,75 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(x: T.Buffer((1024,), "float16"), P: T.Buffer((4096, 512), "uint8"), scale: T.Buffer((4096, 8), "float16"), T_gemv_f16: T.Buffer((4096,), "float16")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        T_gemv_local = T.sblock_alloc_buffer((4096,), scope="local")
+        T_gemv_rf_local = T.sblock_alloc_buffer((64, 4096), scope="local")
+        T_gemv_rf_local_1 = T.sblock_alloc_buffer((64, 4096), scope="local")
+        P_local = T.sblock_alloc_buffer((4096, 512), "uint8", scope="local")
+        for u_fused_ax0_fused_fused_0 in T.thread_binding(4096, thread="blockIdx.x"):
+            for u_fused_ax0_fused_fused_1 in T.thread_binding(1, thread="threadIdx.y"):
+                for ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0 in T.thread_binding(64, thread="threadIdx.x"):
+                    for u_fused_ax0_fused_fused_2_init in range(1):
+                        for ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1_init in T.vectorized(1):
+                            with T.sblock("T_gemv_rf_init"):
+                                vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused = T.axis.spatial(64, ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0 + ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1_init)
+                                v0 = T.axis.spatial(4096, u_fused_ax0_fused_fused_0 + u_fused_ax0_fused_fused_1 + u_fused_ax0_fused_fused_2_init)
+                                T.reads()
+                                T.writes(T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused, v0])
+                                T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused, v0] = T.float32(0.0)
+                    for ax1_0_fused_ax1_1_fused_0 in T.serial(8, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        for ax0_ax1_fused_0 in range(1):
+                            for ax0_ax1_fused_1 in T.vectorized(1):
+                                with T.sblock("P_local"):
+                                    v0 = T.axis.spatial(4096, u_fused_ax0_fused_fused_0)
+                                    v1 = T.axis.spatial(512, ax1_0_fused_ax1_1_fused_0 * 64 + ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0)
+                                    T.reads(P[v0, v1])
+                                    T.writes(P_local[v0, v1])
+                                    P_local[v0, v1] = P[v0, v1]
+                        for u_fused_ax0_fused_fused_2, ax1_0_fused_ax1_1_fused_2 in T.grid(1, 2):
+                            for ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1 in T.vectorized(1):
+                                with T.sblock("T_gemv_rf_update"):
+                                    vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused = T.axis.spatial(64, ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0 + ax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1)
+                                    v0 = T.axis.spatial(4096, u_fused_ax0_fused_fused_0 + u_fused_ax0_fused_fused_1 + u_fused_ax0_fused_fused_2)
+                                    vax1_0_fused_ax1_1_fused_0, vax1_0_fused_ax1_1_fused_2 = T.axis.remap("RR", [ax1_0_fused_ax1_1_fused_0, ax1_0_fused_ax1_1_fused_2])
+                                    T.reads(T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused, v0], x[vax1_0_fused_ax1_1_fused_0 * 128 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused * 2 + vax1_0_fused_ax1_1_fused_2], P_local[v0, vax1_0_fused_ax1_1_fused_0 * 64 + vax1_0_fused_ax1_1_fused_2 // 2 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused], scale[v0, (vax1_0_fused_ax1_1_fused_0 * 128 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused * 2 + vax1_0_fused_ax1_1_fused_2) // 128])
+                                    T.writes(T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused, v0])
+                                    T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused, v0] = T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused, v0] + T.Cast("float32", x[vax1_0_fused_ax1_1_fused_0 * 128 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused * 2 + vax1_0_fused_ax1_1_fused_2]) * (T.Cast("float32", (T.Cast("int32", P_local[v0, vax1_0_fused_ax1_1_fused_0 * 64 + vax1_0_fused_ax1_1_fused_2 // 2 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused]) >> (vax1_0_fused_ax1_1_fused_0 * 128 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused * 2 + vax1_0_fused_ax1_1_fused_2) % 2 * 4 & 15) - 8) * T.Cast("float32", scale[v0, (vax1_0_fused_ax1_1_fused_0 * 128 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused * 2 + vax1_0_fused_ax1_1_fused_2) // 128]))
+            for ax2_fused_0_ax2_fused_1_fused in T.thread_binding(1, thread="threadIdx.y"):
+                for ax0 in T.thread_binding(64, thread="threadIdx.x"):
+                    for ax2_fused_2_0 in T.serial(1, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        for ax2_fused_2_1 in T.vectorized(1):
+                            with T.sblock("T_gemv_rf_init"):
+                                vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0 = T.axis.remap("SS", [ax0, u_fused_ax0_fused_fused_0])
+                                T.reads()
+                                T.writes(T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0])
+                                T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0] = T.float32(0.0)
+                            for ax1 in range(1):
+                                with T.sblock("T_gemv_rf_update"):
+                                    vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1, v0 = T.axis.remap("SRS", [ax0, ax1, u_fused_ax0_fused_fused_0])
+                                    T.reads(T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0], T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1, v0])
+                                    T.writes(T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0])
+                                    T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0] = T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0] + T_gemv_rf_local[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0 + vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_1, v0]
+            for ax1_fused_2 in range(1):
+                for ax1_fused_0_ax1_fused_1_fused in T.thread_binding(1, thread="threadIdx.y"):
+                    for ax0 in T.thread_binding(64, thread="threadIdx.x"):
+                        with T.sblock("T_gemv"):
+                            vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0 = T.axis.remap("RS", [ax0, u_fused_ax0_fused_fused_0])
+                            T.reads(T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0])
+                            T.writes(T_gemv_local[v0])
+                            with T.init():
+                                T_gemv_local[v0] = T.float32(0.0)
+                            T_gemv_local[v0] = T_gemv_local[v0] + T_gemv_rf_local_1[vax1_0_fused_ax1_1_fused_1_ax1_0_fused_ax1_1_fused_3_fused_0, v0]
+            for ax0_fused_0_ax0_fused_1_fused in T.thread_binding(1, thread="threadIdx.y"):
+                for ax0_fused_2 in range(1):
+                    with T.sblock("T_gemv_f16"):
+                        v0 = T.axis.spatial(4096, u_fused_ax0_fused_fused_0)
+                        T.reads(T_gemv_local[v0])
+                        T.writes(T_gemv_f16[v0])
+                        T_gemv_f16[v0] = T.Cast("float16", T_gemv_local[v0])

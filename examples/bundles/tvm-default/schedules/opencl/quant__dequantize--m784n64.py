@@ -1,0 +1,18 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(Q: T.Buffer((784, 64), "int8"), T_dequantize: T.Buffer((784, 64), "float32")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0_ax1_fused_0 in T.thread_binding(196, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_dequantize"):
+                    v0 = T.axis.spatial(784, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 64)
+                    v1 = T.axis.spatial(64, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 64)
+                    T.reads(Q[v0, v1])
+                    T.writes(T_dequantize[v0, v1])
+                    T_dequantize[v0, v1] = T.Cast("float32", T.Cast("int32", Q[v0, v1]) - 3) * T.float32(0.03125)

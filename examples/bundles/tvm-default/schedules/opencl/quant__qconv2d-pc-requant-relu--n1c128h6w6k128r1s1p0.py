@@ -1,0 +1,71 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 128, 6, 6), "int8"), W: T.Buffer((128, 128, 1, 1), "int8"), bias: T.Buffer((128,), "int32"), mult: T.Buffer((128,), "int32"), shift: T.Buffer((128,), "int32"), T_requantize: T.Buffer((1, 128, 6, 6), "int8")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        conv2d_nchw_reindex_pad_local = T.sblock_alloc_buffer((1, 64, 128), "int32", scope="local")
+        pad_temp_reindex_pad_shared = T.sblock_alloc_buffer((1, 64, 128), "int32", scope="shared")
+        T_widen_reindex_shared = T.sblock_alloc_buffer((1, 128, 128), "int32", scope="shared")
+        for ax0_ax2_0_fused in T.thread_binding(4, thread="blockIdx.y"):
+            for ax1_0 in T.thread_binding(2, thread="blockIdx.x"):
+                for ax2_1 in T.thread_binding(1, thread="vthread.y"):
+                    for ax1_1 in T.thread_binding(1, thread="vthread.x"):
+                        for ax2_2 in T.thread_binding(8, thread="threadIdx.y"):
+                            for ax1_2 in T.thread_binding(8, thread="threadIdx.x", annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                                for ax1_3_init, ax2_3_0_init in T.grid(4, 4):
+                                    for ax2_3_1_init in T.vectorized(1):
+                                        with T.sblock("conv2d_nchw_init"):
+                                            v0 = T.axis.spatial(1, 0)
+                                            v1 = T.axis.spatial(64, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3_init)
+                                            v2 = T.axis.spatial(128, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0_init + ax2_3_1_init)
+                                            T.reads()
+                                            T.writes(conv2d_nchw_reindex_pad_local[0, v1, v2])
+                                            conv2d_nchw_reindex_pad_local[0, v1, v2] = 0
+                                for ax3_0 in range(16):
+                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
+                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
+                                            for ax0_ax1_ax2_fused_2 in range(4):
+                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
+                                                    with T.sblock("pad_temp_reindex_pad_shared"):
+                                                        v0 = T.axis.spatial(1, 0)
+                                                        v1 = T.axis.spatial(64, ax1_0 * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
+                                                        v2 = T.axis.spatial(128, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
+                                                        T.reads(X[0, v2, v1 // 6, v1 % 6])
+                                                        T.writes(pad_temp_reindex_pad_shared[v0, v1, v2])
+                                                        pad_temp_reindex_pad_shared[v0, v1, v2] = T.if_then_else(v1 < 36, T.Cast("int32", X[0, v2, v1 // 6, v1 % 6]) + 100, 0)
+                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
+                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
+                                            for ax0_ax1_ax2_fused_2 in range(4):
+                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
+                                                    with T.sblock("T_widen_reindex_shared"):
+                                                        v0 = T.axis.spatial(1, 0)
+                                                        v1 = T.axis.spatial(128, ax0_ax2_0_fused * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
+                                                        v2 = T.axis.spatial(128, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
+                                                        T.reads(W[v1, v2, 0, 0])
+                                                        T.writes(T_widen_reindex_shared[v0, v1, v2])
+                                                        T_widen_reindex_shared[v0, v1, v2] = T.Cast("int32", W[v1, v2, 0, 0])
+                                    for ax3_1, ax1_3, ax2_3_0 in T.grid(8, 4, 4):
+                                        for ax2_3_1 in T.vectorized(1):
+                                            with T.sblock("conv2d_nchw_update"):
+                                                v0 = T.axis.spatial(1, 0)
+                                                v1 = T.axis.spatial(64, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3)
+                                                v2 = T.axis.spatial(128, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0 + ax2_3_1)
+                                                v3 = T.axis.reduce(128, ax3_0 * 8 + ax3_1)
+                                                T.reads(conv2d_nchw_reindex_pad_local[0, v1, v2], pad_temp_reindex_pad_shared[0, v1, v3], T_widen_reindex_shared[0, v2, v3])
+                                                T.writes(conv2d_nchw_reindex_pad_local[0, v1, v2])
+                                                conv2d_nchw_reindex_pad_local[0, v1, v2] = conv2d_nchw_reindex_pad_local[0, v1, v2] + pad_temp_reindex_pad_shared[0, v1, v3] * T_widen_reindex_shared[0, v2, v3]
+                                for ax0, ax1, ax2_0 in T.grid(1, 4, 4):
+                                    for ax2_1_1 in T.vectorized(1):
+                                        with T.sblock("conv2d_nchw_reindex_pad_local"):
+                                            v0 = T.axis.spatial(1, ax0)
+                                            v1 = T.axis.spatial(64, ax1_0 * 32 + ax1_2 * 4 + ax1)
+                                            v2 = T.axis.spatial(128, ax0_ax2_0_fused * 32 + ax2_2 * 4 + ax2_0 + ax2_1_1)
+                                            T.where(ax1_0 * 32 + ax1_2 * 4 + ax1 < 36)
+                                            T.reads(conv2d_nchw_reindex_pad_local[v0, v1, v2], bias[v2], mult[v2], shift[v2])
+                                            T.writes(T_requantize[0, v2, v1 // 6, v1 % 6])
+                                            T_requantize[0, v2, v1 // 6, v1 % 6] = T.Cast("int8", T.max(T.min(T.Cast("int32", (T.Cast("int64", conv2d_nchw_reindex_pad_local[v0, v1, v2]) + T.Cast("int64", bias[v2])) * T.Cast("int64", mult[v2]) + (T.int64(1) << T.Cast("int64", shift[v2]) - T.int64(1)) >> T.Cast("int64", shift[v2])) - 100, 127), -100))

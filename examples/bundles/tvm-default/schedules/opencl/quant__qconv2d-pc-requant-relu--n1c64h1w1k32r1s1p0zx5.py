@@ -1,0 +1,77 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 64, 1, 1), "int8"), W: T.Buffer((32, 64, 1, 1), "int8"), bias: T.Buffer((32,), "int32"), mult: T.Buffer((32,), "int32"), shift: T.Buffer((32,), "int32"), T_requantize: T.Buffer((1, 32, 1, 1), "int8")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        conv2d_nchw_local = T.sblock_alloc_buffer((1, 32, 1, 1), "int32", scope="local")
+        conv2d_nchw_rf_local = T.sblock_alloc_buffer((64, 1, 32, 1, 1), "int32", scope="local")
+        conv2d_nchw_rf_local_1 = T.sblock_alloc_buffer((64, 1, 32, 1, 1), "int32", scope="local")
+        W_local = T.sblock_alloc_buffer((32, 64, 1, 1), "int8", scope="local")
+        for u_fused_ax0_fused_fused_0 in T.thread_binding(32, thread="blockIdx.x"):
+            for u_fused_ax0_fused_fused_1 in T.thread_binding(1, thread="threadIdx.y"):
+                for ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0 in T.thread_binding(64, thread="threadIdx.x"):
+                    for u_fused_ax0_fused_fused_2_init in range(1):
+                        for ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1_init in T.vectorized(1):
+                            with T.sblock("conv2d_nchw_rf_init"):
+                                vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused = T.axis.spatial(64, ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0 + ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1_init)
+                                v0 = T.axis.spatial(32, u_fused_ax0_fused_fused_0 + u_fused_ax0_fused_fused_1 + u_fused_ax0_fused_fused_2_init)
+                                T.reads()
+                                T.writes(conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused, 0, v0, 0, 0])
+                                conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused, 0, v0, 0, 0] = 0
+                    for ax1_fused_u_fused_0 in T.serial(1, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        for ax0, ax1, ax2_ax3_fused_0 in T.grid(1, 1, 1):
+                            for ax2_ax3_fused_1 in T.vectorized(1):
+                                with T.sblock("W_local"):
+                                    v0 = T.axis.spatial(32, u_fused_ax0_fused_fused_0 + ax0)
+                                    v1 = T.axis.spatial(64, ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0 + ax1)
+                                    v2 = T.axis.spatial(1, 0)
+                                    v3 = T.axis.spatial(1, 0)
+                                    T.reads(W[v0, v1, v2, v3])
+                                    T.writes(W_local[v0, v1, v2, v3])
+                                    W_local[v0, v1, v2, v3] = W[v0, v1, v2, v3]
+                        for u_fused_ax0_fused_fused_2, ax1_fused_u_fused_2 in T.grid(1, 1):
+                            for ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1 in T.vectorized(1):
+                                with T.sblock("conv2d_nchw_rf_update"):
+                                    vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused = T.axis.spatial(64, ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0 + ax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1)
+                                    v0 = T.axis.spatial(32, u_fused_ax0_fused_fused_0 + u_fused_ax0_fused_fused_1 + u_fused_ax0_fused_fused_2)
+                                    vax1_fused_u_fused_0, vax1_fused_u_fused_2 = T.axis.remap("RR", [ax1_fused_u_fused_0, ax1_fused_u_fused_2])
+                                    T.reads(conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused, 0, v0, 0, 0], X[0, vax1_fused_u_fused_0 * 64 + vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused + vax1_fused_u_fused_2, 0, 0], W_local[v0, vax1_fused_u_fused_0 * 64 + vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused + vax1_fused_u_fused_2, 0, 0])
+                                    T.writes(conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused, 0, v0, 0, 0])
+                                    conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused, 0, v0, 0, 0] = conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused, 0, v0, 0, 0] + (T.Cast("int32", X[0, vax1_fused_u_fused_0 * 64 + vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused + vax1_fused_u_fused_2, 0, 0]) - 5) * T.Cast("int32", W_local[v0, vax1_fused_u_fused_0 * 64 + vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused + vax1_fused_u_fused_2, 0, 0])
+            for ax2_fused_0_ax2_fused_1_fused in T.thread_binding(1, thread="threadIdx.y"):
+                for ax0 in T.thread_binding(64, thread="threadIdx.x"):
+                    for ax2_fused_2_0 in T.serial(1, annotations={"pragma_auto_unroll_max_step": 64, "pragma_unroll_explicit": 1}):
+                        for ax2_fused_2_1 in T.vectorized(1):
+                            with T.sblock("conv2d_nchw_rf_init"):
+                                vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, v0 = T.axis.remap("SS", [ax0, u_fused_ax0_fused_fused_0])
+                                T.reads()
+                                T.writes(conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0])
+                                conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0] = 0
+                            for ax1 in range(1):
+                                with T.sblock("conv2d_nchw_rf_update"):
+                                    vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1, v0 = T.axis.remap("SRS", [ax0, ax1, u_fused_ax0_fused_fused_0])
+                                    T.reads(conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0], conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0 + vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1, 0, v0, 0, 0])
+                                    T.writes(conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0])
+                                    conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0] = conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0] + conv2d_nchw_rf_local[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0 + vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_1, 0, v0, 0, 0]
+            for ax1_fused_2 in range(1):
+                for ax1_fused_0_ax1_fused_1_fused in T.thread_binding(1, thread="threadIdx.y"):
+                    for ax0 in T.thread_binding(64, thread="threadIdx.x"):
+                        with T.sblock("conv2d_nchw"):
+                            vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, v0 = T.axis.remap("RS", [ax0, u_fused_ax0_fused_fused_0])
+                            T.reads(conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0])
+                            T.writes(conv2d_nchw_local[0, v0, 0, 0])
+                            with T.init():
+                                conv2d_nchw_local[0, v0, 0, 0] = 0
+                            conv2d_nchw_local[0, v0, 0, 0] = conv2d_nchw_local[0, v0, 0, 0] + conv2d_nchw_rf_local_1[vax1_fused_u_fused_1_ax1_fused_u_fused_3_fused_0, 0, v0, 0, 0]
+            for ax0_fused_0_ax0_fused_1_fused in T.thread_binding(1, thread="threadIdx.y"):
+                for ax0_fused_2 in range(1):
+                    with T.sblock("T_requantize"):
+                        v0 = T.axis.spatial(32, u_fused_ax0_fused_fused_0)
+                        T.reads(conv2d_nchw_local[0, v0, 0, 0], bias[v0], mult[v0], shift[v0])
+                        T.writes(T_requantize[0, v0, 0, 0])
+                        T_requantize[0, v0, 0, 0] = T.Cast("int8", T.max(T.min(T.Cast("int32", (T.Cast("int64", conv2d_nchw_local[0, v0, 0, 0]) + T.Cast("int64", bias[v0])) * T.Cast("int64", mult[v0]) + (T.int64(1) << T.Cast("int64", shift[v0]) - T.int64(1)) >> T.Cast("int64", shift[v0])) - 100, 127), -100))

@@ -1,0 +1,72 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((197, 192), "float16"), gamma: T.Buffer((192,), "float16"), beta: T.Buffer((192,), "float16"), W: T.Buffer((576, 192), "float16"), b: T.Buffer((576,), "float16"), T_bias_f16: T.Buffer((197, 576), "float16")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        X_f32_sum = T.sblock_alloc_buffer((197,))
+        X_f32_var_sum = T.sblock_alloc_buffer((197,))
+        T_matmul = T.sblock_alloc_buffer((197, 576))
+        for ax0_fused_0 in T.thread_binding(1, thread="blockIdx.x"):
+            for ax0_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("X_f32_sum_init"):
+                    v0 = T.axis.spatial(197, ax0_fused_0 * 256 + ax0_fused_1)
+                    T.where(ax0_fused_0 * 256 + ax0_fused_1 < 197)
+                    T.reads()
+                    T.writes(X_f32_sum[v0])
+                    X_f32_sum[v0] = T.float32(0.0)
+                for ax1 in range(192):
+                    with T.sblock("X_f32_sum_update"):
+                        v0 = T.axis.spatial(197, ax0_fused_0 * 256 + ax0_fused_1)
+                        v1 = T.axis.reduce(192, ax1)
+                        T.where(ax0_fused_0 * 256 + ax0_fused_1 < 197)
+                        T.reads(X_f32_sum[v0], X[v0, v1])
+                        T.writes(X_f32_sum[v0])
+                        X_f32_sum[v0] = X_f32_sum[v0] + T.Cast("float32", X[v0, v1])
+        for ax0_fused_0 in T.thread_binding(1, thread="blockIdx.x"):
+            for ax0_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("X_f32_var_sum_init"):
+                    v0 = T.axis.spatial(197, ax0_fused_0 * 256 + ax0_fused_1)
+                    T.where(ax0_fused_0 * 256 + ax0_fused_1 < 197)
+                    T.reads()
+                    T.writes(X_f32_var_sum[v0])
+                    X_f32_var_sum[v0] = T.float32(0.0)
+                for ax1 in range(192):
+                    with T.sblock("X_f32_var_sum_update"):
+                        v0 = T.axis.spatial(197, ax0_fused_0 * 256 + ax0_fused_1)
+                        v1 = T.axis.reduce(192, ax1)
+                        T.where(ax0_fused_0 * 256 + ax0_fused_1 < 197)
+                        T.reads(X_f32_var_sum[v0], X[v0, v1], X_f32_sum[v0])
+                        T.writes(X_f32_var_sum[v0])
+                        X_f32_var_sum[v0] = X_f32_var_sum[v0] + (T.Cast("float32", X[v0, v1]) - X_f32_sum[v0] / T.float32(192.0)) * (T.Cast("float32", X[v0, v1]) - X_f32_sum[v0] / T.float32(192.0))
+        for ax0_ax1_fused_0 in T.thread_binding(444, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_matmul_init"):
+                    v0 = T.axis.spatial(197, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 576)
+                    v1 = T.axis.spatial(576, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 576)
+                    T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 113472)
+                    T.reads()
+                    T.writes(T_matmul[v0, v1])
+                    T_matmul[v0, v1] = T.float32(0.0)
+                for ax2 in range(192):
+                    with T.sblock("T_matmul_update"):
+                        v0 = T.axis.spatial(197, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 576)
+                        v1 = T.axis.spatial(576, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 576)
+                        v2 = T.axis.reduce(192, ax2)
+                        T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 113472)
+                        T.reads(T_matmul[v0, v1], X[v0, v2], X_f32_sum[v0], X_f32_var_sum[v0], gamma[v2], beta[v2], W[v1, v2])
+                        T.writes(T_matmul[v0, v1])
+                        T_matmul[v0, v1] = T_matmul[v0, v1] + ((T.Cast("float32", X[v0, v2]) - X_f32_sum[v0] / T.float32(192.0)) * T.rsqrt(X_f32_var_sum[v0] / T.float32(192.0) + T.float32(1.0000000000000001e-05)) * T.Cast("float32", gamma[v2]) + T.Cast("float32", beta[v2])) * T.Cast("float32", W[v1, v2])
+        for ax0_ax1_fused_0 in T.thread_binding(444, thread="blockIdx.x"):
+            for ax0_ax1_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
+                with T.sblock("T_bias_f16"):
+                    v0 = T.axis.spatial(197, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) // 576)
+                    v1 = T.axis.spatial(576, (ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1) % 576)
+                    T.where(ax0_ax1_fused_0 * 256 + ax0_ax1_fused_1 < 113472)
+                    T.reads(T_matmul[v0, v1], b[v1])
+                    T.writes(T_bias_f16[v0, v1])
+                    T_bias_f16[v0, v1] = T.Cast("float16", T_matmul[v0, v1] + T.Cast("float32", b[v1]))
