@@ -15,10 +15,12 @@ import pytest
 
 from evaluator import suite
 from evaluator.harness.check import _mismatch
-from evaluator.harness.protocol import tolerance
-from evaluator.suite.base import GraphPattern, _widen
+from evaluator.harness.protocol import sum_tolerance, tolerance
+from evaluator.pipeline import accumulated_terms
+from evaluator.suite.base import _widen
 from evaluator.suite.declare import narrow
 from evaluator.suite.inputs import generate
+from suite_helpers import build_and_run
 
 FAMILIES = ("attention", "conv-block", "transformer-block")
 GRAPHS = ("fused/attention", "model/resnet8", "model/ds-cnn-kws")
@@ -35,20 +37,6 @@ def _used(got, ref) -> float:
     atol, rtol = tolerance("float16")
     g, r = got.astype(np.float64), ref.astype(np.float64)
     return float((np.abs(g - r) / (atol + rtol * np.abs(r))).max())
-
-
-def _run(w, mod, arrays):
-    import tvm
-
-    dev = tvm.cpu()
-    ex = tvm.compile(mod, target=tvm.target.Target({"kind": "llvm"}))
-    ins = [tvm.runtime.tensor(a, dev) for a in arrays]
-    if isinstance(w.pattern, GraphPattern):
-        out = tvm.relax.VirtualMachine(ex, dev)["main"](*ins)
-        return [out.numpy()] if hasattr(out, "numpy") else [o.numpy() for o in out]
-    outs = [tvm.runtime.tensor(np.zeros(t.shape, t.dtype), dev) for t in w.outputs]
-    ex["main"](*ins, *outs)
-    return [o.numpy() for o in outs]
 
 
 def _prim(args, outs):
@@ -86,7 +74,7 @@ def test_float16_build_matches_reference(wid):
     arrays = generate(w, seed=0)
     assert all(a.dtype == t.dtype for a, t in zip(arrays, w.inputs))
     expected = w.reference(arrays)
-    got = _run(w, w.canonical_module(), arrays)
+    got = build_and_run(w, w.canonical_module(), arrays)
     for g, e, spec in zip(got, expected, w.outputs):
         assert g.dtype == np.float16 and e.dtype == np.float16 and g.shape == spec.shape
         assert _mismatch(g, e, "float16") is None, f"{wid} {spec.name}: {_mismatch(g, e, 'float16')}"
@@ -127,9 +115,16 @@ def test_attention_accumulated_in_float16_is_caught(wid):
     o = _attention16(heads, p["m"], p["n"], p["d"], *args, per=per)
     arrays = generate(w, seed=0)
     (expected,) = w.reference(arrays)
-    (got,) = _run(w, _prim(args, [o]), arrays)
+    (got,) = build_and_run(w, _prim(args, [o]), arrays)
     assert np.abs(expected.astype(np.float64)).mean() > 0.3
     assert _mismatch(got, expected, "float16") is not None, (wid, _used(got, expected))
+    # and with the tolerance the harness gives a sum of this many terms (float32's growth with
+    # the length, not float16's: that let this kernel pass), while the honest build still passes
+    terms = accumulated_terms(w)
+    assert terms > 100
+    assert _mismatch(got, expected, "float16", terms) is not None, (wid, terms)
+    (honest,) = build_and_run(w, w.canonical_module(), arrays)
+    assert _mismatch(honest, expected, "float16", terms) is None
 
 
 @pytest.mark.parametrize("wid", ["conv-block/resnet-basic-block@n1c16h32w32p1-f16",
@@ -144,7 +139,7 @@ def test_a_conv_block_accumulated_in_float16_is_caught(wid):
     out = w.pattern.compute.__wrapped__(w.params, *args)
     arrays = generate(w, seed=0)
     (expected,) = w.reference(arrays)
-    (got,) = _run(w, _prim(args, [narrow(out, "float16")]), arrays)
+    (got,) = build_and_run(w, _prim(args, [narrow(out, "float16")]), arrays)
     assert _used(got, expected) > 2 * QUARTER, (wid, _used(got, expected))
 
 
@@ -204,3 +199,13 @@ def test_an_opencl_build_names_its_float32_variants_parameters_as_its_own(tmp_pa
                                               [b.tensor(np.zeros(t.shape, t.dtype)) for t in w.outputs])
     for got, expected in zip(outs, w.reference(arrays)):
         assert _used(got.numpy(), expected) <= QUARTER, (wid, _used(got.numpy(), expected))
+
+
+def test_a_float16_sum_grows_its_tolerance_at_float32_s_rate():
+    """One term: the dtype's own tolerance; many: float16's rounding plus float32's growth."""
+    assert sum_tolerance("float16", 1) == tolerance("float16")
+    assert sum_tolerance("float32", 1) == tolerance("float32")
+    assert sum_tolerance("float32", 10_000)[0] == pytest.approx(100 * tolerance("float32")[0])
+    atol16, atol32 = tolerance("float16")[0], tolerance("float32")[0]
+    assert sum_tolerance("float16", 10_000)[0] == pytest.approx(atol16 + 99 * atol32)
+    assert sum_tolerance("int8", 10_000) == (0.0, 0.0)

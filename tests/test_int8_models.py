@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from evaluator import suite
-from evaluator.suite.base import GraphPattern
 from evaluator.suite.inputs import generate
+from suite_helpers import build, run
 from evaluator.suite.patterns import mlperf_tiny_int8 as m8
 from evaluator.suite.patterns import quant_layers as ql
 
@@ -25,32 +25,12 @@ MODELS = ["model/anomaly-autoencoder-int8@b1", "model/resnet8-int8@n1h32w32", "m
 LAYER_PATTERNS = [p.id for p in ql.PATTERNS]
 
 
-def _build(w):
-    import tvm
-
-    return tvm.compile(w.canonical_module(), target=tvm.target.Target({"kind": "llvm"}))
-
-
-def _run(w, ex, arrays):
-    """As tests/test_suite.py::_run, the executable built once for all seeds."""
-    import tvm
-
-    dev = tvm.cpu()
-    ins = [tvm.runtime.tensor(a, dev) for a in arrays]
-    if isinstance(w.pattern, GraphPattern):
-        out = tvm.relax.VirtualMachine(ex, dev)["main"](*ins)
-        return [out.numpy()] if hasattr(out, "numpy") else [o.numpy() for o in out]
-    outs = [tvm.runtime.tensor(np.zeros(t.shape, t.dtype), dev) for t in w.outputs]
-    ex["main"](*ins, *outs)
-    return [o.numpy() for o in outs]
-
-
 def _assert_bit_exact(w):
-    ex = _build(w)
+    ex = build(w.canonical_module())
     for seed in SEEDS:
         arrays = generate(w, seed)
         expected = w.reference(arrays)
-        got = _run(w, ex, arrays)
+        got = run(w, ex, arrays)
         assert len(got) == len(expected) == len(w.outputs)
         for g, e, spec in zip(got, expected, w.outputs):
             assert spec.dtype == "int8" and str(g.dtype) == "int8" and g.shape == e.shape, w.id

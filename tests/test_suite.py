@@ -19,6 +19,7 @@ from evaluator import suite
 from evaluator.harness.check import _mismatch
 from evaluator.suite.base import GraphPattern
 from evaluator.suite.inputs import generate
+from suite_helpers import build_and_run
 
 ALL = suite.workloads(include_hidden=True)
 IDS = [w.id for w in ALL]
@@ -146,26 +147,6 @@ def test_no_two_patterns_compute_the_same_thing():
     assert not dupes, dupes
 
 
-def _target():
-    import tvm
-
-    return tvm.target.Target({"kind": "llvm"})
-
-
-def _run(w, mod, arrays):
-    import tvm
-
-    dev = tvm.cpu()
-    ex = tvm.compile(mod, target=_target())
-    ins = [tvm.runtime.tensor(a, dev) for a in arrays]
-    if isinstance(w.pattern, GraphPattern):
-        out = tvm.relax.VirtualMachine(ex, dev)["main"](*ins)
-        return [out.numpy()] if hasattr(out, "numpy") else [o.numpy() for o in out]
-    outs = [tvm.runtime.tensor(np.zeros(t.shape, t.dtype), dev) for t in w.outputs]
-    ex["main"](*ins, *outs)
-    return [o.numpy() for o in outs]
-
-
 @pytest.mark.parametrize("pid", PATTERN_IDS)
 def test_canonical_matches_reference(pid):
     """TVM's build of the canonical compute, unscheduled, against the NumPy reference (and the
@@ -175,7 +156,7 @@ def test_canonical_matches_reference(pid):
     assert [a.shape for a in arrays] == [t.shape for t in w.inputs]
     expected = w.reference(arrays)
     assert len(expected) == len(w.outputs)
-    got = _run(w, w.canonical_module(), arrays)
+    got = build_and_run(w, w.canonical_module(), arrays)
     for g, e, spec in zip(got, expected, w.outputs):
         assert g.shape == spec.shape and str(g.dtype) == spec.dtype
         assert np.isfinite(e.astype(np.float64)).all(), f"{w.id}: reference not finite"

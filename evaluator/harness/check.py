@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluator.harness.protocol import tolerance
+from evaluator.harness.protocol import sum_tolerance
 
 
 @dataclass
@@ -23,9 +23,9 @@ class CheckOutcome:
 def _mismatch(got: np.ndarray, ref: np.ndarray, dtype: str, terms: float = 1.0) -> dict | None:
     """``terms``: how many products each output element sums (1 for elementwise work). Rounding
     error of a float sum grows as the square root of its length, so the absolute tolerance does
-    too: a 65,536-term dot whose result cancels to 1.1 is off by 6e-4 in float32, honestly."""
-    atol, rtol = tolerance(dtype)
-    atol *= max(1.0, float(terms)) ** 0.5
+    too (``sum_tolerance``): a 65,536-term dot whose result cancels to 1.1 is off by 6e-4 in
+    float32, honestly."""
+    atol, rtol = sum_tolerance(dtype, terms)
     if got.shape != ref.shape:
         return {"problem": f"shape {list(got.shape)}, expected {list(ref.shape)}"}
     g, r = got.astype(np.float64), ref.astype(np.float64)

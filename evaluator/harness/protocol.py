@@ -16,8 +16,26 @@ EXACT = (0.0, 0.0)  # integer outputs (int8/int32 …) must match exactly
 FAST_P = (0.5, 0.8, 1.0, 1.5, 2.0)
 
 
+# What a half-precision output is accumulated in, by the suite's precision convention (stored in
+# float16, computed in float32, rounded once on store).
+ACCUMULATES_IN = {"float16": "float32", "bfloat16": "float32"}
+
+
 def tolerance(dtype: str) -> tuple[float, float]:
     return TOLERANCES.get(dtype, EXACT)
+
+
+def sum_tolerance(dtype: str, terms: float = 1.0) -> tuple[float, float]:
+    """The tolerance of an output that sums ``terms`` products. A float sum's rounding error grows
+    as the square root of its length, at the precision it is accumulated in: float32's for a
+    float16 output, which is rounded once more on store. (Growing float16's own absolute part
+    instead let a 1,000-term attention accumulated in float16 pass.) At one term, ``tolerance``."""
+    atol, rtol = tolerance(dtype)
+    grow = max(1.0, float(terms)) ** 0.5
+    acc = ACCUMULATES_IN.get(dtype)
+    if acc is None:
+        return atol * grow, rtol
+    return atol + tolerance(acc)[0] * (grow - 1.0), rtol
 
 
 @dataclass(frozen=True)
