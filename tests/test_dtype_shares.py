@@ -10,14 +10,11 @@ cheapest workload.
 
 import os
 
-import numpy as np
 import pytest
 
 from evaluator import suite
-from evaluator.harness.check import _mismatch
 from evaluator.suite import heldout
-from evaluator.suite.inputs import generate
-from suite_helpers import build_and_run
+from suite_helpers import assert_matches_reference
 
 SHARE = 0.12
 F16_FAMILIES = ("attention", "conv-block", "transformer-block")
@@ -154,18 +151,4 @@ def test_added_workloads_are_public_with_their_dtype():
 
 @pytest.mark.parametrize("wid", ADDED)
 def test_added_workload_matches_its_reference(wid):
-    w = suite.get_workload(wid)
-    arrays = generate(w, seed=0)
-    expected = w.reference(arrays)
-    got = build_and_run(w, w.canonical_module(), arrays)
-    assert len(got) == len(expected) == len(w.outputs)
-    for g, e, spec in zip(got, expected, w.outputs):
-        assert g.shape == spec.shape and str(g.dtype) == spec.dtype
-        assert np.isfinite(e.astype(np.float64)).all(), f"{wid}: reference not finite"
-        assert _mismatch(g, e, spec.dtype) is None, f"{wid} {spec.name}: {_mismatch(g, e, spec.dtype)}"
-    vendor = w.vendor_call()
-    if vendor is not None:
-        v = vendor(*arrays)
-        vs = list(v) if isinstance(v, (list, tuple)) else [v]
-        for g, e, spec in zip(vs, expected, w.outputs):
-            assert _mismatch(np.asarray(g).astype(spec.dtype), e, spec.dtype) is None, f"{wid}: vendor"
+    assert_matches_reference(suite.get_workload(wid))

@@ -16,10 +16,9 @@ import numpy as np
 import pytest
 
 from evaluator import suite
-from evaluator.harness.check import _mismatch
 from evaluator.suite.base import GraphPattern
 from evaluator.suite.inputs import generate
-from suite_helpers import build_and_run
+from suite_helpers import assert_matches_reference
 
 ALL = suite.workloads(include_hidden=True)
 IDS = [w.id for w in ALL]
@@ -151,23 +150,7 @@ def test_no_two_patterns_compute_the_same_thing():
 def test_canonical_matches_reference(pid):
     """TVM's build of the canonical compute, unscheduled, against the NumPy reference (and the
     vendor call against it too), within the protocol's dtype tolerances."""
-    w = _cheapest(next(p for p in suite.patterns() if p.id == pid))
-    arrays = generate(w, seed=0)
-    assert [a.shape for a in arrays] == [t.shape for t in w.inputs]
-    expected = w.reference(arrays)
-    assert len(expected) == len(w.outputs)
-    got = build_and_run(w, w.canonical_module(), arrays)
-    for g, e, spec in zip(got, expected, w.outputs):
-        assert g.shape == spec.shape and str(g.dtype) == spec.dtype
-        assert np.isfinite(e.astype(np.float64)).all(), f"{w.id}: reference not finite"
-        assert _mismatch(g, e, spec.dtype) is None, f"{w.id} {spec.name}: {_mismatch(g, e, spec.dtype)}"
-    vendor = w.vendor_call()
-    if vendor is not None:
-        v = vendor(*arrays)
-        vs = list(v) if isinstance(v, (list, tuple)) else [v]
-        assert len(vs) == len(expected)
-        for g, e, spec in zip(vs, expected, w.outputs):
-            assert _mismatch(np.asarray(g).astype(spec.dtype), e, spec.dtype) is None, f"{w.id}: vendor"
+    assert_matches_reference(_cheapest(next(p for p in suite.patterns() if p.id == pid)))
 
 
 def test_models_are_their_layers():
