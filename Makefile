@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install system bench-system test demo bench clean
+.PHONY: install system bench-system lint test test-evaluator demo bench clean
 
 # System packages, installed when missing (root only; otherwise a warning, and what needs them
 # reports itself unavailable with the reason):
@@ -34,9 +34,20 @@ system:
 bench-system:
 	$(call install_missing,$(BENCH_PACKAGES))
 
-$(STAMP): requirements.txt requirements-dev.txt
+# The emulated aarch64 board (evaluator/boards/qemu_aarch64.py): Debian's arm64 Python and the
+# aarch64 wheels at requirements.txt's pins, in var/boards/aarch64, run by qemu-user. Idempotent
+# (a fraction of a second once made); where it cannot be made, its tests skip and say why.
+.PHONY: board-aarch64
+board-aarch64: install
+	@$(PY) -m evaluator.boards.qemu_aarch64 provision || \
+	  echo "warning: no aarch64 board; tests/leaderboard/test_board_aarch64.py will skip"
+
+# The project itself is installed editable (pyproject.toml), so bench/ scripts and tools import
+# its packages from anywhere; --no-deps: the pinned requirements above are what it runs on.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements.txt -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: system $(STAMP)
@@ -47,8 +58,23 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ekb
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
 	DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-test-only-secret-key-not-for-production}
 
-test: install
+# The import contracts (.importlinter): the evaluator stands alone, the portal never imports
+# the leaderboard, and config → leaderboard → portal → evaluator only import downwards.
+# Then ruff (pyproject.toml's [tool.ruff]). Both uncached: they take seconds, and leave no cache
+# folder in the tree.
+lint: install
+	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/ruff check --no-cache .
+
+test: install lint board-aarch64
 	$(TEST_ENV) $(PY) -m pytest -q
+
+# The evaluator's tests alone: no PostgreSQL, Redis or Django (the Django plugin is off, and
+# tests/evaluator/conftest.py fails the run if anything there imports Django). The warning
+# filter drops pytest's note that DJANGO_SETTINGS_MODULE is an unknown option without the plugin.
+test-evaluator: install
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(PY) -m pytest -q -p no:django \
+	  -W "ignore:Unknown config option:pytest.PytestConfigWarning" tests/evaluator
 
 # The demo serves a representative subset of the suite (EKB_TASKS): evaluating every public task
 # for each example bundle would take over an hour. 24 sampled tasks (every family's cheapest
@@ -77,4 +103,4 @@ bench: install bench-system
 	$(PY) bench/eval_throughput.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache
+	rm -rf $(VENV) var .pytest_cache *.egg-info

@@ -23,16 +23,15 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from evaluator import scoring, suite
+from evaluator.agents.budget import Budget, Meter
+from evaluator.agents.client import ChatClient, NetPolicy
+from evaluator.agents.modes import run_task
+from evaluator.agents.server import ChatServer, search_model
+from evaluator.harness.protocol import Limits, Protocol
+from evaluator.pipeline import Pipeline, machine
 
-from evaluator import scoring, suite  # noqa: E402
-from evaluator.agents.budget import Budget, Meter  # noqa: E402
-from evaluator.agents.client import ChatClient, NetPolicy  # noqa: E402
-from evaluator.agents.modes import run_task  # noqa: E402
-from evaluator.agents.server import ChatServer, search_model  # noqa: E402
-from evaluator.harness.protocol import Limits, Protocol  # noqa: E402
-from evaluator.pipeline import Pipeline, machine  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PAPER_LEKA_FAST = 0.435  # the reference design's best agent (LEKA), Fast@1.0
 

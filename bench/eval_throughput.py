@@ -31,12 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from evaluator import suite
+from evaluator.formats.bundle import load_bundle
+from evaluator.pipeline import evaluate_bundle
 
-from evaluator import suite  # noqa: E402
-from evaluator.formats.bundle import load_bundle  # noqa: E402
-from evaluator.pipeline import evaluate_bundle  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_bundle(name: str, repeats: int, globs: list[str] | None, old: Path | None = None) -> tuple[list, list]:
@@ -165,8 +164,8 @@ def main() -> int:
         vals = [r[key] for r in rows if r[key] is not None]
         return statistics.median(vals) if vals else None
 
-    spreads = {w: r["spread"] for w, r in {**default_rows, **{f"hand-tuned:{k}": v for k, v in tuned_rows.items()}}.items()
-               if r["spread"] is not None}
+    labelled = {**default_rows, **{f"hand-tuned:{k}": v for k, v in tuned_rows.items()}}
+    spreads = {w: r["spread"] for w, r in labelled.items() if r["spread"] is not None}
     result = {
         "benchmark": "eval_throughput",
         "date": started,
@@ -219,7 +218,8 @@ def main() -> int:
           "## hand-tuned per repeat", "", "| run | correct | fast@1.0 | geomean (correct) |", "|---|---|---|---|"]
     for i, h in enumerate(result["hand_tuned"], 1):
         md.append(f"| {i} | {h['correct']}/{h['tasks']} | {h['fast@1.0']:.3f} | {h['geomean_correct']:.3f} |")
-    md += ["", "## Per workload", "", "| workload | build s | check s | time s | speedups | max/min |", "|---|---|---|---|---|---|"]
+    md += ["", "## Per workload", "", "| workload | build s | check s | time s | speedups | max/min |",
+           "|---|---|---|---|---|---|"]
     for label, rows in (("", default_rows), ("hand-tuned: ", tuned_rows)):
         for w, r in sorted(rows.items()):
             if r["build_s"] is None:

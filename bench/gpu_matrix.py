@@ -13,7 +13,8 @@ broker that is a folder, ``.gpu/farm/``) is carried between them:
         queues the measurement jobs in the folder. Also writes the measurement machine's runtime
         (.gpu/site.tar.xz: TVM's runtime, Django and Celery, bubblewrap, pyopencl).
 
-    tar -C .gpu -xJf .gpu/site.tar.xz && PATH=$PWD/.gpu/site/bin:$PATH PYTHONPATH=$PWD/.gpu/site \\
+    tar -C .gpu -xJf .gpu/site.tar.xz && mkdir -p .gpu/src && tar -C .gpu/src -xJf .gpu/farm/source.tar.xz \\
+        && ln -sfn .. .gpu/src/.gpu && cd .gpu/src && PATH=$PWD/../site/bin:$PATH PYTHONPATH=$PWD/../site:$PWD \\
         TVM_USE_RUNTIME_LIB=1 python3 bench/gpu_matrix.py measure --out $OUT
         on the GPU machine: a measurement worker (``run_worker --backends cuda,opencl``: every
         kernel in its sandboxed process, ``Pipeline.measure``) serves the queued jobs until none
@@ -52,11 +53,10 @@ import uuid
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from evaluator.harness.messages import printable
+from evaluator.harness.protocol import Protocol
 
-from evaluator.harness.messages import printable  # noqa: E402 - after the path
-from evaluator.harness.protocol import Protocol  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 GPU_DIR = ROOT / ".gpu"
 FARM = GPU_DIR / "farm"
@@ -82,7 +82,11 @@ SITE_PACKAGES = (
 )
 # parts of the TVM wheel a runtime-only import never touches
 STRIP = ("tvm/lib/libtvm_compiler.so", "tvm/3rdparty", "tvm/src", "tvm_ffi/src", "tvm_ffi/include",
-         "tvm_ffi/3rdparty", "plotly/package_data/datasets", "drf_spectacular_sidecar/static/drf_spectacular_sidecar/redoc")
+         "tvm_ffi/3rdparty", "plotly/package_data/datasets",
+         "drf_spectacular_sidecar/static/drf_spectacular_sidecar/redoc")
+# what the measurement machine runs: the packages and the one script, no results or examples
+SOURCE_DIRS = ("evaluator", "portal", "leaderboard", "config", "templates", "static", "manage.py",
+               "bench/gpu_matrix.py")
 TOKEN_FILE = FARM / "token"
 PORT = 8765
 
@@ -123,7 +127,7 @@ def _manage(*args: str, env: dict, **kw) -> subprocess.CompletedProcess:
 def _django(env: dict) -> None:
     """Use the farm's database in this process too (to watch it)."""
     os.environ.update(env)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "portal.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     import django
 
     django.setup()
@@ -163,6 +167,17 @@ def pack_runtime() -> Path:
         tar.add(site, arcname="site")
     shutil.rmtree(site)
     return out
+
+
+def _pack_source() -> None:
+    """The code the measurement runs, as it is now, into the farm (``source.tar.xz``, 0.4 MiB):
+    the chunk is measured by the code that built it even if the working tree (which also travels
+    to the device) changes meanwhile, and results files stay out of the carry."""
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", *SOURCE_DIRS],
+                             cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    with tarfile.open(FARM / "source.tar.xz", "w:xz") as tar:
+        for rel in (f for f in tracked if f and (ROOT / f).is_file()):
+            tar.add(ROOT / rel, arcname=rel)
 
 
 def _zip(manifest: dict, files: dict[str, str]) -> bytes:
@@ -207,7 +222,8 @@ RELU = """extern "C" __global__ void k(const float* X, float* Y) {
 }"""
 ATTACKS = {  # elementwise workload -> (what it does, its body)
     "activation/relu@m128n768": ("writes 64 GiB past its output", "Y[i + (1LL << 34)] = X[i];"),
-    "activation/relu@n1c64h56w56": ("never ends", "{ volatile int s = 1; while (s) { __nanosleep(1000); } Y[i] = X[i]; }"),
+    "activation/relu@n1c64h56w56": ("never ends",
+                                    "{ volatile int s = 1; while (s) { __nanosleep(1000); } Y[i] = X[i]; }"),
     "activation/relu6@n1c64h56w56": ("is wrong (no upper clamp)", "Y[i] = X[i] > 0.0f ? X[i] : 0.0f;"),
 }
 
@@ -295,6 +311,7 @@ def cmd_pack(args) -> int:
     (FARM / "tasks").write_text(",".join(sorted(picked)))
     runtime = pack_runtime() if not (args.keep_runtime and (GPU_DIR / "site.tar.xz").exists()) \
         else GPU_DIR / "site.tar.xz"
+    _pack_source()
     env = _farm_env()
     _manage("migrate", "--noinput", env=env, stdout=subprocess.DEVNULL)
     token = _manage("shell", "-c", "from django.contrib.auth import get_user_model; "
@@ -311,7 +328,7 @@ def cmd_pack(args) -> int:
     t0 = time.perf_counter()
     log = open(FARM / "portal.log", "w")
     portal = subprocess.Popen([sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{PORT}", "-w", "1",
-                               "portal.wsgi:application"], cwd=ROOT, env=env, stdout=log, stderr=log)
+                               "config.wsgi:application"], cwd=ROOT, env=env, stdout=log, stderr=log)
     try:
         _wait_http(f"http://127.0.0.1:{PORT}/api/v1/backends/", 60)
         uploaded = []
@@ -425,7 +442,11 @@ PER_TASK_BYTES = 32 << 10
 
 
 def _parts(backend: str) -> list[Path]:
-    return sorted(RESULTS.glob(f"gpu_matrix-*-suite-{backend}-part*.json"))
+    """A sweep's chunks for ``backend``: ``gpu_matrix-DATE-suite-BACKENDS-partNN.json``, where
+    BACKENDS names one backend or several joined by '-' (a chunk packed for both GPUs)."""
+    def backends(f: Path) -> list[str]:
+        return f.name.split("-suite-", 1)[1].rsplit("-part", 1)[0].split("-")
+    return sorted(f for f in RESULTS.glob("gpu_matrix-*-suite-*-part*.json") if backend in backends(f))
 
 
 def _measured_tasks(backend: str) -> dict[str, dict]:
@@ -448,9 +469,10 @@ def cmd_plan(args) -> int:
     tasks file for ``pack --tasks-file``."""
     from evaluator import suite
 
-    done = {w: t for w, t in _measured_tasks(args.backend).items() if w not in set(args.again or ())}
+    backends = args.backend.split(",")  # several: the tasks none of them has measured, packed for all
+    done = {w for b in backends for w in _measured_tasks(b) if w not in set(args.again or ())}
     manifests = [json.loads(f.read_text()) for f in GPU_DIR.glob("farm-*/manifest.json")]
-    packed = {t for doc in manifests if args.backend in doc["backends"] for t in doc["tasks"]}  # not measured yet
+    packed = {t for doc in manifests if set(backends) & set(doc["backends"]) for t in doc["tasks"]}  # not measured yet
     todo = [w for w in suite.workloads(include_hidden=False)
             if w.level != "L3" and w.id not in done and w.id not in packed]
     room = args.chunk_mib << 20
@@ -467,9 +489,10 @@ def cmd_plan(args) -> int:
     shutil.rmtree(plan, ignore_errors=True)
     plan.mkdir(parents=True)
     for i, ids in enumerate(c for c in chunks if c):
-        (plan / f"{args.backend}-{i + 1:02d}.tasks").write_text("\n".join(ids) + "\n")
-        print(f"{args.backend}-{i + 1:02d}: {len(ids)} tasks ({ids[0]} … {ids[-1]})")
-    print(f"{len(done)} measured, {len(packed)} packed, {len(todo)} to go in {len(chunks)} chunks of at most {args.chunk_mib} MiB")
+        (plan / f"{'-'.join(backends)}-{i + 1:02d}.tasks").write_text("\n".join(ids) + "\n")
+        print(f"{'-'.join(backends)}-{i + 1:02d}: {len(ids)} tasks ({ids[0]} … {ids[-1]})")
+    print(f"{len(done)} measured, {len(packed)} packed, {len(todo)} to go in {len(chunks)} chunks "
+          f"of at most {args.chunk_mib} MiB")
     return 0
 
 
@@ -542,7 +565,8 @@ def _merged_markdown(r: dict) -> str:
     if missing:
         lines += ["Not measured yet: " + ", ".join(f"`{w}`" for w in missing[:400]) +
                   (" …" if len(missing) > 400 else ""), ""]
-    lines += ["## Tasks", "", "| task | status | candidate µs | tvm-default µs | vendor µs | × tvm-default | × vendor |",
+    lines += ["## Tasks", "",
+              "| task | status | candidate µs | tvm-default µs | vendor µs | × tvm-default | × vendor |",
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for t in r["tasks"]:
         us = {k: _fmt(x["median_s"] * 1e6, ".1f") for k, x in t.get("times", {}).items()}
@@ -728,13 +752,15 @@ def markdown(report: dict) -> str:
         lines.append(f"| {b} | {s['id']} | {s['state']}{': ' + s['error'][:200] if s['error'] else ''} |")
     lines += ["", "Scores are the boards' (over every served task: a task without an entry counts as not correct); "
               "`entries` is how many tasks the bundle has an entry for.", "",
-              "| bundle | backend | tasks | entries | Correct@1 | Fast@1.0 | Fast@1.5 | geomean (correct) | vendor Fast@1.0 |",
+              "| bundle | backend | tasks | entries | Correct@1 | Fast@1.0 | Fast@1.5 | geomean (correct) "
+              "| vendor Fast@1.0 |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for b in report["boards"].values():
         s, v = b["summary"], b["summary_vendor"]
         entries = sum(t["status"] != "missing" for t in b["tasks"])
         lines.append(f"| {b['bundle']} | {b['backend']} | {s['tasks']} | {entries} | {s['correct@1']:.3f} "
-                     f"| {s['fast@1.0']:.3f} | {s['fast@1.5']:.3f} | {_fmt(s['geomean_correct'])} | {v['fast@1.0']:.3f} |")
+                     f"| {s['fast@1.0']:.3f} | {s['fast@1.5']:.3f} | {_fmt(s['geomean_correct'])} "
+                     f"| {v['fast@1.0']:.3f} |")
     for b in report["boards"].values():
         lines += ["", f"## {b['bundle']} on {b['backend']}", "",
                   "| task | status | candidate µs | tvm-default µs | vendor µs | × tvm-default | × vendor | reason |",
@@ -768,7 +794,7 @@ def main(argv=None) -> int:
     a.add_argument("--max-mib", type=int, help="what the farm may hold (default: the carry limit's room)")
     a.add_argument("--timeout", type=float, default=3000)
     a = sub.add_parser("plan", help="split what a whole-suite sweep has left into chunks (tasks files)")
-    a.add_argument("--backend", default="cuda", choices=BACKENDS)
+    a.add_argument("--backend", default="cuda", help="cuda, opencl, or both as cuda,opencl")
     a.add_argument("--chunk-mib", type=int, default=24, help="what one chunk's farm may hold")
     a.add_argument("--again", action="append", help="a measured task to measure again (its baseline changed)")
     a = sub.add_parser("merge", help="one report of a whole-suite sweep from its chunks")
@@ -784,7 +810,8 @@ def main(argv=None) -> int:
     a.add_argument("out")
     a.add_argument("--timeout", type=float, default=600)
     args = p.parse_args(argv)
-    return {"pack": cmd_pack, "plan": cmd_plan, "merge": cmd_merge, "measure": cmd_measure, "render": cmd_render}[args.cmd](args)
+    commands = {"pack": cmd_pack, "plan": cmd_plan, "merge": cmd_merge, "measure": cmd_measure, "render": cmd_render}
+    return commands[args.cmd](args)
 
 
 if __name__ == "__main__":

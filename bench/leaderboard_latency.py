@@ -36,7 +36,6 @@ import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 BACKENDS = ("cpu-llvm", "opencl")
 URLS = {
     "page: board": "/",
@@ -242,7 +241,7 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": args.database_url, "DJANGO_SECRET_KEY": os.environ.get(
         "DJANGO_SECRET_KEY", "bench-only-secret"), "EKB_BACKENDS": ",".join(BACKENDS),
         "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14"),
-        "DJANGO_SETTINGS_MODULE": "portal.settings", "DJANGO_DEBUG": "0", "EKB_SECURE_COOKIES": "0"}
+        "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "0", "EKB_SECURE_COOKIES": "0"}
     os.environ.update(env)
     import django
 
@@ -277,7 +276,7 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    server = subprocess.Popen([str(gunicorn), "portal.wsgi", "-w", str(args.workers), "-b", f"127.0.0.1:{port}",
+    server = subprocess.Popen([str(gunicorn), "config.wsgi", "-w", str(args.workers), "-b", f"127.0.0.1:{port}",
                                "--log-level", "warning"], cwd=REPO, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -327,7 +326,8 @@ def main() -> None:
         "latency": latency,
         "summary": {"page_p50_ms": max(m["p50_ms"] for m in pages), "page_p95_ms": max(m["p95_ms"] for m in pages),
                     "api_p50_ms": max(m["p50_ms"] for m in apis), "api_p95_ms": max(m["p95_ms"] for m in apis),
-                    "after_a_result_landed": {k: {"p50_ms": m["p50_ms"], "p95_ms": m["p95_ms"]} for k, m in cold.items()},
+                    "after_a_result_landed": {k: {"p50_ms": m["p50_ms"], "p95_ms": m["p95_ms"]}
+                                              for k, m in cold.items()},
                     "targets": {"api_p95_ms": 100, "page_p95_ms": 200}},
         "load": loaded,
     }

@@ -18,15 +18,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ["EKB_UNSAFE_LOCAL"] = "1"  # only for the bare comparison runs of our own schedule
+from evaluator import suite
+from evaluator.baselines.tvm_default import default_document
+from evaluator.harness.protocol import Protocol
+from evaluator.pipeline import Candidate, Pipeline, machine
+from evaluator.sandbox import Sandbox
 
-from evaluator import suite  # noqa: E402
-from evaluator.baselines.tvm_default import default_document  # noqa: E402
-from evaluator.harness.protocol import Protocol  # noqa: E402
-from evaluator.pipeline import Candidate, Pipeline, machine  # noqa: E402
-from evaluator.sandbox import Sandbox  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+os.environ["EKB_UNSAFE_LOCAL"] = "1"  # only for the bare comparison runs of our own schedule
 
 WORKLOAD = "activation/relu@m128n768"
 
@@ -58,7 +57,8 @@ def main() -> int:
     out = ROOT / "bench" / "results" / f"sandbox_overhead-{time.strftime('%Y-%m-%d')}.json"
     out.write_text(json.dumps(result, indent=1))
     md = [f"# sandbox_overhead — {result['date']}", "", f"Command: `{result['command']}`  ",
-          f"Machine: {result['machine']['platform']}  ", f"Workload: {WORKLOAD}, {args.repeats} interleaved repeats", "",
+          f"Machine: {result['machine']['platform']}  ",
+          f"Workload: {WORKLOAD}, {args.repeats} interleaved repeats", "",
           "| step | sandboxed s | bare s | overhead ms | ratio |", "|---|---|---|---|---|"]
     for s in ("build", "check"):
         md.append(f"| {s} | {med['sandboxed'][s]:.3f} | {med['bare'][s]:.3f} | {overhead[s] * 1e3:.0f} | "

@@ -28,14 +28,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from evaluator import records, scoring, suite
+from evaluator.examples import default_entry
+from evaluator.formats.bundle import Bundle, Entry
+from evaluator.harness.protocol import Protocol
+from evaluator.pipeline import evaluate_bundle
 
-from evaluator import records, scoring, suite  # noqa: E402
-from evaluator.examples import default_entry  # noqa: E402
-from evaluator.formats.bundle import Bundle, Entry  # noqa: E402
-from evaluator.harness.protocol import Protocol  # noqa: E402
-from evaluator.pipeline import evaluate_bundle  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def rule_set_bundle(workloads, backend: str = "cpu-llvm") -> Bundle:
@@ -151,7 +150,8 @@ def main() -> int:
         chosen = [w for w in every if w.id in rows]
         report["summary"] = {"correct@1": sum(r["status"] == records.CORRECT for r in rows.values()) / len(rows),
                              "tasks": len(rows)}
-    failed = {w: {"status": r["status"], "reason": r["reason"]} for w, r in rows.items() if r["status"] != records.CORRECT}
+    failed = {w: {"status": r["status"], "reason": r["reason"]}
+              for w, r in rows.items() if r["status"] != records.CORRECT}
     eval_s = [r["eval_s"] for r in rows.values()]
     per_task = wall / len(chosen)
     result = {
@@ -224,16 +224,19 @@ def _markdown(r: dict) -> str:
           f"Selection: {what}", "",
           "| workloads | Correct@1 | wall time | median evaluation s / workload | projected full sweep |",
           "|---|---|---|---|---|",
-          f"| {sel['workloads']} | {r['correct@1']:.3f} | {r['wall_s'] / 60:.1f} min | {r['median_eval_s_per_workload']:.2f} "
+          f"| {sel['workloads']} | {r['correct@1']:.3f} | {r['wall_s'] / 60:.1f} min "
+          f"| {r['median_eval_s_per_workload']:.2f} "
           f"| {r['projected_full_sweep_s'] / 60:.0f} min for {sel['of']} |", ""]
     md += ["## Not correct", ""]
     md += [f"- `{w}`: {f['status']} — {f['reason']}" for w, f in sorted(r["not_correct"].items())] or ["none"]
     md += ["", "## Per workload (median kernel times, ms)", "",
-           "| workload | level | status | eval s | tvm-default ms | vendor ms | speedup (same kernel: ≈ 1) |", "|---|---|---|---|---|---|---|"]
+           "| workload | level | status | eval s | tvm-default ms | vendor ms | speedup (same kernel: ≈ 1) |",
+           "|---|---|---|---|---|---|---|"]
     for w, row in sorted(r["workloads"].items()):
         m = row["median_ms"]
         fmt = lambda x: "–" if x is None else f"{x:.4g}"  # noqa: E731
-        md.append(f"| {w}{' (hidden)' if row['hidden'] else ''} | {row['level']} | {row['status']} | {row['eval_s']:.2f} | "
+        md.append(f"| {w}{' (hidden)' if row['hidden'] else ''} | {row['level']} | {row['status']} "
+                  f"| {row['eval_s']:.2f} | "
                   f"{fmt(m.get('tvm-default'))} | {fmt(m.get('vendor'))} | {fmt(row['speedup_vs_tvm_default'])} |")
     return "\n".join(md) + "\n"
 

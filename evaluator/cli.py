@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from evaluator import records
+from evaluator.vocabulary import Baseline
 
 
 def _fmt(x, spec=".2f", none="–"):
@@ -89,8 +90,8 @@ def _task_table(report: dict) -> Table:
         table.add_row(
             t["workload"], f"[{style.get(t['status'], 'red')}]{t['status']}[/]",
             _fmt(cand and cand["median_s"] * 1e3, ".3f"),
-            _fmt(t["speedup"].get("tvm-default")), _fmt(t["speedup"].get("tvm-tuned")),
-            _fmt(t["speedup"].get("vendor")),
+            _fmt(t["speedup"].get(Baseline.TVM_DEFAULT)), _fmt(t["speedup"].get(Baseline.TVM_TUNED)),
+            _fmt(t["speedup"].get(Baseline.VENDOR)),
             _fmt(t["roofline_fraction"], ".1%"), (t["reason"] or "")[:90],
         )
     return table
@@ -217,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="count the held-out workloads too (drawn from EKB_HELDOUT_SECRET; never described)")
     p = sub.add_parser("coverage", help="the suite against KernelBench level 1, TVM's te_workload and MLPerf Tiny, "
                                         "as a Markdown table")
-    p.add_argument("--write", metavar="FILE", help="write the table to FILE (e.g. docs/coverage.md) instead of printing it")
+    p.add_argument("--write", metavar="FILE",
+                   help="write the table to FILE (e.g. docs/coverage.md) instead of printing it")
     p = sub.add_parser("backends", help="list backends and whether they are available here")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("run", help="evaluate a bundle (directory, .zip or .tar.gz)")

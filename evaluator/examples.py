@@ -11,9 +11,10 @@ from pathlib import Path
 from evaluator import suite
 from evaluator.baselines.tvm_default import default_document
 from evaluator.ir.layered_trace import document, schedulable_functions
+from evaluator.vocabulary import BackendKind
 
 SCHEMA = "edgekernelbench/bundle@1"
-DEFAULT_BACKENDS = ("cpu-llvm", "opencl")
+DEFAULT_BACKENDS = (BackendKind.CPU_LLVM, BackendKind.OPENCL)
 
 
 def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | None:
@@ -25,9 +26,9 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
     with dlight (see ``backends/opencl/backend.py``)."""
     stem = w.id.replace("/", "__").replace("@", "--")
     canonical = w.canonical_module()
-    if backend == "cpu-llvm":
+    if backend == BackendKind.CPU_LLVM:
         return "layered-trace", f"schedules/{stem}.json", json.dumps(default_document(canonical), indent=1) + "\n"
-    if backend == "opencl":
+    if backend == BackendKind.OPENCL:
         if w.level == "L3":
             doc = document(functions={f: {} for f in schedulable_functions(canonical)})
             doc["description"] = ("every fused function left to TVM's default GPU schedules (dlight), "

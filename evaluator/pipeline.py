@@ -40,6 +40,7 @@ from evaluator.harness.vendor_ratio import VendorRatio, VendorRatios
 from evaluator.records import TaskResult, Timing
 from evaluator.suite.inputs import draw, generate
 from evaluator.suite.spec import WorkloadSpec
+from evaluator.vocabulary import BackendKind, Baseline
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,7 @@ class Builder:
         # TVM's own default can fail to build (dlight's GEMV asks a GPU for more shared memory
         # than a block has): the task is still checked and timed, with no tvm-default speedup.
         try:
-            out["tvm-default"] = Artifact.trusted(self.baseline_artifact(w))
+            out[Baseline.TVM_DEFAULT] = Artifact.trusted(self.baseline_artifact(w))
         except Exception as e:  # noqa: BLE001 - the baseline's failure is recorded, not the candidate's
             r.detail["baseline_error"] = f"tvm-default does not build here: {_tvm_message(e)}"[:2000]
         if time_tuned and self.tuned_records is not None:
@@ -281,7 +282,7 @@ class Builder:
                 if note:
                     r.detail["tuned_note"] = note
                 if built is not None:
-                    out["tvm-tuned"] = Artifact.trusted(built)
+                    out[Baseline.TVM_TUNED] = Artifact.trusted(built)
             except Exception as e:  # noqa: BLE001 - a broken record is recorded, not the candidate's
                 r.detail["tuned_error"] = f"tvm-tuned does not build here: {_tvm_message(e)}"[:2000]
         return out
@@ -311,7 +312,7 @@ class _BuildSession:
             self._end()
         if self.child is None:
             self._end()
-            self.scratch = self.stack.enter_context(self.builder._scratch())
+            self.scratch = self.stack.enter_context(self.builder._scratch())  # noqa: SLF001
         else:
             _clear(self.scratch)
         return self.child, self.scratch
@@ -332,7 +333,7 @@ class _BuildSession:
         lim = getattr(self.builder.sandbox, "limits", None)
         cpu = child.cpu_s()
         spent = lim is not None and cpu is not None and cpu > lim.cpu_seconds / 2
-        if retire or spent or self.builds >= self.MAX_BUILDS or child._closed:
+        if retire or spent or self.builds >= self.MAX_BUILDS or child._closed:  # noqa: SLF001
             self._end()
 
     def _end(self) -> None:
@@ -397,7 +398,7 @@ class _ServeSession:
         kept.tasks += 1
         lim = getattr(self.pipe.sandbox, "limits", None)
         cpu = child.cpu_s() if child is not None else None
-        keep = (child is not None and child.reusable and not child._closed and child.proc.poll() is None
+        keep = (child is not None and child.reusable and not child._closed and child.proc.poll() is None  # noqa: SLF001
                 and kept.tasks < self.MAX_TASKS and not (lim and cpu is not None and cpu > lim.cpu_seconds / 2)
                 and kept.key not in self.idle)
         if keep:
@@ -532,7 +533,7 @@ class Pipeline(Builder):
         specs = [m.TensorSpec(t.name, tuple(t.shape), t.dtype) for t in w.inputs] + \
                 [m.TensorSpec(t.name, tuple(t.shape), t.dtype, "output") for t in w.outputs]
         env = {"TVM_THREAD_POOL_SPIN_COUNT": str(self.protocol.tvm_spin_count)}
-        if "vendor" in kernels:
+        if Baseline.VENDOR in kernels:
             # OpenBLAS's threads spin for ~0.1 s after each call (2^28 cycles) unless told not
             # to: cores taken from the kernel timed next, and CPU the idle check would see
             env["OPENBLAS_THREAD_TIMEOUT"] = "4"
@@ -583,7 +584,7 @@ class Pipeline(Builder):
             else:
                 stack.callback(child.close)
         return {role: timing.Server(role, child, arenas[role], len(w.inputs), not self.backend.host_memory,
-                                    checked=role != "vendor", own_process=len(kernels) == 1) for role in kernels}
+                                    checked=role != Baseline.VENDOR, own_process=len(kernels) == 1) for role in kernels}
 
     def measure(self, w, artifact: Artifact, baselines: dict[str, Artifact], time_vendor: bool = True,
                 record: TaskResult | None = None) -> TaskResult:
@@ -612,15 +613,15 @@ class Pipeline(Builder):
             baselines = self._baselines(w, r, time_tuned)
         vendor = (w.vendor if isinstance(w, WorkloadSpec) else self.backend.vendor_spec(w)) if time_vendor else None
         known = None
-        if vendor is not None and "tvm-default" in baselines and not self.backend.one_session:
-            known = self._vendor_ratio(w, r, baselines["tvm-default"], vendor)
+        if vendor is not None and Baseline.TVM_DEFAULT in baselines and not self.backend.one_session:
+            known = self._vendor_ratio(w, r, baselines[Baseline.TVM_DEFAULT], vendor)
             if known is not None:
                 vendor = None  # the candidate is timed against tvm-default, the vendor figure known
         with contextlib.ExitStack() as stack:
             t0 = time.perf_counter()
             others: dict[str, Artifact | dict] = dict(baselines)
             if vendor is not None:
-                others["vendor"] = vendor
+                others[Baseline.VENDOR] = vendor
             servers: dict[str, timing.Server] = {}
             try:
                 # each kernel in a process of its own: fresh ones start while the candidate builds
@@ -691,7 +692,7 @@ class Pipeline(Builder):
             finally:
                 r.steps_s["time"] = time.perf_counter() - t0
             t1 = time.perf_counter()
-            verdict = self._verify_timed(w, r, report, pool, servers.get("tvm-default"))
+            verdict = self._verify_timed(w, r, report, pool, servers.get(Baseline.TVM_DEFAULT))
             report.phases_s["verify"] = time.perf_counter() - t1
             r.steps_s["time"] += report.phases_s["verify"]
             why = _limit_reason(cand.child, self.sandbox, alive=True)
@@ -732,7 +733,7 @@ class Pipeline(Builder):
         try:
             with contextlib.ExitStack() as stack:
                 servers: dict[str, timing.Server] = {}
-                for role, what in (("tvm-default", default), ("vendor", spec)):
+                for role, what in ((Baseline.TVM_DEFAULT, default), (Baseline.VENDOR, spec)):
                     servers.update(self._serve(stack, w, {role: what}, lim.check_s + lim.time_s))
                 deadline = time.monotonic() + lim.check_s
                 for srv in servers.values():
@@ -741,8 +742,8 @@ class Pipeline(Builder):
                         return None
                 pool = timing.InputPool(w.inputs, draw, timing.secret_rng())
                 report = timing.measure(servers, pool, self.protocol, timing.secret_rng(), lim.time_s,
-                                        against="tvm-default")
-                servers["vendor"].child.reusable = self._serving is not None
+                                        against=Baseline.TVM_DEFAULT)
+                servers[Baseline.VENDOR].child.reusable = self._serving is not None
         except (StepTimeout, StepCrashed, timing.KernelFailed, OSError):
             return None
         finally:
@@ -755,9 +756,9 @@ class Pipeline(Builder):
             # (kept: the task's own idle-CPU check then sees the work it left running)
             r.detail["vendor_ratio_dropped"] = "the kept candidate process used CPU while the vendor call was timed"
             return None
-        if "vendor" not in report.ratios:
+        if Baseline.VENDOR not in report.ratios:
             return None
-        ratio = vendor_ratio.measured(report.ratios["vendor"], report.times["vendor"]["rounds"])
+        ratio = vendor_ratio.measured(report.ratios[Baseline.VENDOR], report.times[Baseline.VENDOR]["rounds"])
         self._vendor_ratios.put(k, ratio, persist=not w.hidden)
         return ratio
 
@@ -849,13 +850,13 @@ class Pipeline(Builder):
         cand = r.times["candidate"].median_s
         ratios = report.ratios
         r.detail["speedup_spread"] = {k: [v["p25"], v["p75"]] for k, v in ratios.items()}
-        for name in ("tvm-default", "tvm-tuned", "vendor"):
+        for name in (Baseline.TVM_DEFAULT, Baseline.TVM_TUNED, Baseline.VENDOR):
             if name in ratios:
                 r.speedup[name] = ratios[name]["median"]
                 r.speedup_ci[name] = ratios[name]["ci"]
-        if vendor is not None and "tvm-default" in r.speedup:
-            r.speedup["vendor"], r.speedup_ci["vendor"] = vendor.speedup(r.speedup["tvm-default"],
-                                                                         r.speedup_ci["tvm-default"])
+        if vendor is not None and Baseline.TVM_DEFAULT in r.speedup:
+            r.speedup[Baseline.VENDOR], r.speedup_ci[Baseline.VENDOR] = vendor.speedup(r.speedup[Baseline.TVM_DEFAULT],
+                                                                         r.speedup_ci[Baseline.TVM_DEFAULT])
             r.detail["vendor_ratio"] = vendor.to_json()
         r.roofline_fraction = roofline_fraction(w.flops, w.bytes, cand, self.peak)
         r.detail["timing"] = {"wall_s": report.wall_s, "calls_per_sample": report.numbers,
@@ -896,17 +897,17 @@ def suspicion(w, r: TaskResult, report: timing.TimingReport, peak: dict | None) 
     copies = report.copy_s
     # against TVM's own builds only: the vendor call's process moves the same tensors faster
     # (4x on the H200, through PyTorch's CUDA context), which made honest kernels suspect
-    base_copy = min((v for k, v in copies.items() if k not in ("candidate", "vendor")), default=None)
+    base_copy = min((v for k, v in copies.items() if k not in ("candidate", Baseline.VENDOR)), default=None)
     if "candidate" in copies and base_copy is not None and copies["candidate"] > 3 * base_copy + 1e-4:
         why.append(f"moving its tensors to and from the device took {copies['candidate'] * 1e6:.0f} µs a call "
                    f"against the baseline's {base_copy * 1e6:.0f} µs: work done outside the timed call")
     over = over_peak(w, r, peak)
     if over:
         why.append(over)
-    vendor = r.speedup.get("vendor")
+    vendor = r.speedup.get(Baseline.VENDOR)
     if vendor is not None:
         # relative to TVM's own default, where NumPy's call for the pattern is a slow one
-        default_over_vendor = (vendor / r.speedup["tvm-default"]) if r.speedup.get("tvm-default") else 1.0
+        default_over_vendor = (vendor / r.speedup[Baseline.TVM_DEFAULT]) if r.speedup.get(Baseline.TVM_DEFAULT) else 1.0
         limit = max(VENDOR_SPEEDUP_LIMIT, VENDOR_SPEEDUP_LIMIT * default_over_vendor)
         if vendor > limit:
             why.append(f"{vendor:.1f}x faster than the vendor library (the limit is {limit:.1f}x)")
@@ -1104,7 +1105,7 @@ def machine() -> dict:
             "processor": platform.processor() or platform.machine()}
 
 
-def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None = None,
+def evaluate_bundle(bundle, backend: str = BackendKind.CPU_LLVM, globs: list[str] | None = None,
                     include_hidden: bool = False, protocol: Protocol | None = None,
                     progress: Callable[[str, TaskResult | None], None] | None = None,
                     seeds: Iterable[int] | None = None, sandbox="auto") -> dict:
@@ -1133,9 +1134,9 @@ def evaluate_bundle(bundle, backend: str = "cpu-llvm", globs: list[str] | None =
         "backend_info": pipe.info.to_json(),
         "bundle": {"name": bundle.name, "sha256": bundle.sha256},
         "summary": scoring.breakdown(results),
-        "summary_vendor": scoring.summarize(results, baseline="vendor"),
+        "summary_vendor": scoring.summarize(results, baseline=Baseline.VENDOR),
         # over the tasks that have a usable tvm-tuned record (None when none has)
-        "summary_tvm_tuned": (scoring.summarize(tuned, baseline="tvm-tuned")
+        "summary_tvm_tuned": (scoring.summarize(tuned, baseline=Baseline.TVM_TUNED)
                               if (tuned := [r for w, r in zip(tasks, results) if pipe.has_tuned(w)]) else None),
         "tasks": [t.to_json() for t in results],
         "ignored_entries": [e.label for e in bundle.entries

@@ -9,18 +9,18 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-COMPILE_ERROR = "compile_error"
-RUNTIME_ERROR = "runtime_error"
-WRONG_RESULT = "wrong_result"
-TIMEOUT = "timeout"
-CORRECT = "correct"
-MISSING = "missing"  # no entry for the task: counts as wrong, like the paper
-# Correct outputs, but a number the harness cannot stand behind (clocks that disagree, work done
-# outside the timed window, a speed above the device's peak): kept as evidence with its reason,
-# never ranked until staff review it (cleared back to ``correct``, or marked ``hacked``).
-SUSPECT = "suspect"
-HACKED = "hacked"  # staff's verdict on a suspect result: ranked as wrong, shown with the reason
-STATUSES = (CORRECT, WRONG_RESULT, COMPILE_ERROR, RUNTIME_ERROR, TIMEOUT, MISSING, SUSPECT, HACKED)
+from evaluator.vocabulary import Status
+
+# The statuses by their old names: ``evaluator.vocabulary.Status`` is their one definition.
+COMPILE_ERROR = Status.COMPILE_ERROR
+RUNTIME_ERROR = Status.RUNTIME_ERROR
+WRONG_RESULT = Status.WRONG_RESULT
+TIMEOUT = Status.TIMEOUT
+CORRECT = Status.CORRECT
+MISSING = Status.MISSING
+SUSPECT = Status.SUSPECT
+HACKED = Status.HACKED
+STATUSES = tuple(Status)
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Scoring: Correct@1, Fast@p and the two geometric means — the one function every board,
 page, API and export calls.
 
-Definitions (DESIGN.md): over *all* tasks of a board (missing and failed count as wrong),
+Definitions (docs/leaderboards.md): over *all* tasks of a board (missing and failed count as wrong),
 ``correct@1`` = correct / tasks, ``fast@p`` = (correct and speedup ≥ p) / tasks (the paper's),
 ``fast_sig@p`` = (correct and the lower bound of the speedup's 95 % confidence interval ≥ p) /
 tasks — a task without an interval for the baseline is not significantly fast —, ``ties@1.0``
@@ -28,9 +28,10 @@ from typing import Iterable, Mapping, Sequence
 
 from evaluator.harness.protocol import FAST_P
 from evaluator.records import CORRECT
+from evaluator.vocabulary import Baseline
 
 __all__ = ["FAST_P"]
-DEFAULT_BASELINE = "tvm-default"
+DEFAULT_BASELINE = Baseline.TVM_DEFAULT
 GENERALISATION_P = 1.0  # "fast" on a held-out workload: what Fast@1.0 counts
 PATTERN_SEP = "@"  # a workload id is <pattern id>@<tag>
 
@@ -47,11 +48,11 @@ def _task_view(t, baseline: str) -> tuple[bool, float | None, list | None]:
     """(correct, speedup vs ``baseline``, its [low, high] 95 % CI or None) from a TaskResult or
     its JSON form. Only a correct task's CI is looked up: the others never count."""
     if type(t) is dict or isinstance(t, Mapping):  # the plain-dict test first: boards score millions of these
-        if t.get("status") != "correct":
+        if t.get("status") != CORRECT:
             return False, None, None
         # ``or``: a record stored before intervals existed may hold None, or no key at all
         return True, (t.get("speedup") or _EMPTY).get(baseline), (t.get("speedup_ci") or _EMPTY).get(baseline)
-    if t.status != "correct":
+    if t.status != CORRECT:
         return False, None, None
     return True, t.speedup.get(baseline), (t.speedup_ci or _EMPTY).get(baseline)
 

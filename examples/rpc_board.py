@@ -4,6 +4,9 @@ TVM's Python package with its RPC dependencies (cloudpickle, psutil, tornado).
 
     python rpc_board.py --tracker 10.0.0.2:9190 --key rk3588 [--host 0.0.0.0] [--port 9090]
 
+The emulated aarch64 board runs this same file in an aarch64 Python under qemu-user
+(``python -m evaluator.boards.qemu_aarch64 serve``).
+
 Why not ``python -m tvm.exec.rpc_server`` alone: when a session's process dies — which is what a
 submitted kernel that crashes does — TVM's server raises in its listening thread, leaves the
 tracker and never serves again, while its process stays alive (so a plain restart loop never

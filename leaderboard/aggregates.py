@@ -1,5 +1,6 @@
 """Keeping the precomputed boards current: ``result_landed`` is called for every stored result
-(``portal.evaluation.store``); ``rebuild`` recomputes everything (``manage.py rebuild_boards``).
+(``portal.evaluation.store`` announces it: ``portal.signals.result_landed``, received in
+``leaderboard.receivers``); ``rebuild`` recomputes everything (``manage.py rebuild_boards``).
 
 A refresh rescores one submission on one board and track with ``ranking.entry_metrics`` — the
 ranking function's own scoring — in the precomputed slices that hold the landed task (every
@@ -16,9 +17,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from evaluator.vocabulary import Baseline, Status
 from leaderboard.models import BackendPeak, BaselineSample, Board, BoardEntry
 from leaderboard.ranking import BASELINES, TRACKS, baseline_records, baseline_samples, entry_metrics
 from leaderboard.slices import precomputed_tasks, slices_with
+from portal.models import Result
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +36,6 @@ def _bump(board: Board) -> None:
 
 
 def submission_records(submission_id: int, board: Board, track: str) -> dict[str, dict]:
-    from portal.models import Result
-
     # speedup_ci: the record's per-baseline 95 % intervals, which decide significant Fast@p
     return {r["workload"]: {"status": r["status"], "speedup": r["record__speedup"] or {},
                             "speedup_ci": r["record__speedup_ci"] or {}, "roofline_fraction": r["roofline_fraction"]}
@@ -130,7 +131,7 @@ def _better_sample(speedup: dict, at, than: BaselineSample | None) -> bool:
 def note_sample(board: Board, result) -> bool:
     """Keep the result's baseline timings when they are the best sample of its task; True if kept."""
     speedup = _timed((result.record or {}).get("speedup"))
-    if result.status != "correct" or "tvm-default" not in speedup:
+    if result.status != Status.CORRECT or Baseline.TVM_DEFAULT not in speedup:
         return False
     if not _better_sample(speedup, result.created_at,
                           BaselineSample.objects.filter(board=board, workload=result.workload).first()):
@@ -195,8 +196,6 @@ def rebuild(stdout=None) -> dict:
     Reads each board's results in bulk (a few submissions per query, only the columns scoring
     needs) and scores every submission row with the same ``score_submission`` a landing result
     calls, so a rebuild equals landing the same results one by one."""
-    from portal.models import Result
-
     say = stdout.write if stdout else (lambda m: None)
     pairs = set(Result.objects.order_by().values_list("backend", "device").distinct())
     counts = {"boards": 0, "entries": 0}
@@ -220,7 +219,7 @@ def rebuild(stdout=None) -> dict:
                     by_group.setdefault((sid, track), {})[workload] = {
                         "status": status, "speedup": speedup or {}, "speedup_ci": ci or {}, "roofline_fraction": roof}
                     timed = _timed(speedup)
-                    if status == "correct" and "tvm-default" in timed:
+                    if status == Status.CORRECT and Baseline.TVM_DEFAULT in timed:
                         key = _sample_key(timed, at, rid)
                         if workload not in best or key >= best[workload][0]:
                             best[workload] = (key, BaselineSample(

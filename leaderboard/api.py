@@ -20,59 +20,25 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from evaluator.scoring import FAST_P
+from evaluator.vocabulary import Track
 from leaderboard import matrix
-from leaderboard.ranking import (BASELINES, NO_GENERALISATION, SORTS, TRACKS, VIEWS, Ranking, board, boards,
-                                 parse_query)
+from leaderboard.ranking import NO_GENERALISATION, TRACKS, BoardQuerySerializer, Ranking, board, boards
+from leaderboard.serializers import BoardPageSerializer
 from leaderboard.slices import FILTERS
 from portal.models import Submission
 
 MAX_LIMIT = 1000
 GENERALISATION_KEYS = list(NO_GENERALISATION)  # generalisation, generalisation_fast, generalisation_patterns
-BOARD_PARAMS = [
-    OpenApiParameter("backend", str), OpenApiParameter("device", str),
-    OpenApiParameter("track", str, enum=list(TRACKS)),
-    OpenApiParameter("level", str), OpenApiParameter("domain", str), OpenApiParameter("family", str),
-    OpenApiParameter("dtype", str), OpenApiParameter("baseline", str, enum=list(BASELINES)),
-    OpenApiParameter("p", float, enum=list(FAST_P)), OpenApiParameter("view", str, enum=list(VIEWS)),
-    OpenApiParameter("sort", str, enum=list(SORTS)), OpenApiParameter("order", str, enum=["asc", "desc"]),
-]
-
-
-class BoardRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["submission", "baseline"])
-    name = serializers.CharField()
-    submission_id = serializers.IntegerField(allow_null=True)
-    owner = serializers.CharField()
-    created_at = serializers.CharField()
-    verified = serializers.BooleanField()
-    summary = serializers.DictField(help_text="scoring.summarize against the baseline (correct@1, fast@p, fast_sig@p "
-                                              "= lower bound of the 95 % CI of the speedup ≥ p, ties@1.0, the "
-                                              "geomeans), + roofline_median, attempted, and from the submission's "
-                                              "verified run generalisation (of the patterns correct on every public "
-                                              "workload, the share also correct on every held-out workload of the "
-                                              "pattern), generalisation_fast (those held-out results also fast as "
-                                              "Fast@1.0 counts) and generalisation_patterns (the patterns counted); "
-                                              "the shares are null without a counted pattern")
-    domains = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text="domain → Fast@p")
-
-
-class BoardPageSerializer(serializers.Serializer):
-    board = serializers.DictField()
-    count = serializers.IntegerField(help_text="submission rows on the board (baselines not counted)")
-    offset = serializers.IntegerField()
-    limit = serializers.IntegerField()
-    rows = BoardRowSerializer(many=True)
 
 
 def _ranking(request: Request) -> Ranking | Response:
-    q, errors = parse_query(request.query_params)
+    q, errors = BoardQuerySerializer.parse(request.query_params)
     if errors:
         return Response({k: [v] for k, v in errors.items()}, status=400)
     return board(query=q)
@@ -97,7 +63,7 @@ class LeaderboardView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=BOARD_PARAMS + [OpenApiParameter("offset", int), OpenApiParameter("limit", int)],
+    @extend_schema(parameters=[BoardQuerySerializer, OpenApiParameter("offset", int), OpenApiParameter("limit", int)],
                    responses=BoardPageSerializer)
     def get(self, request: Request) -> Response:
         r = _ranking(request)
@@ -133,8 +99,8 @@ class ExportView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=BOARD_PARAMS, responses={(200, "text/csv"): OpenApiTypes.STR,
-                                                       (200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[BoardQuerySerializer],
+                   responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, fmt: str) -> HttpResponse | Response:
         r = _ranking(request)
         if isinstance(r, Response):
@@ -185,7 +151,7 @@ class MatrixView(APIView):
                                OpenApiParameter("track", str, enum=list(TRACKS))],
                    responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
-        track = request.query_params.get("track") or "public"
+        track = request.query_params.get("track") or Track.PUBLIC
         if track not in TRACKS:
             return Response({"track": [f"unknown track {track!r}; known: {', '.join(TRACKS)}"]}, status=400)
         if request.query_params.get("submission"):

@@ -14,21 +14,28 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from leaderboard.slices import track_tasks
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils import timezone
+
 from evaluator.backends.peaks import roofline_fraction
+from evaluator.vocabulary import BackendKind, Baseline, Status, Track
+from portal.models import Result, Submission
+from portal.tracks import track_tasks
 
 FAILURES = {
-    "compile_error": ["schedule error: loop {l} is not found in block {b}",
+    Status.COMPILE_ERROR: ["schedule error: loop {l} is not found in block {b}",
                       "build error: cannot vectorize a loop with a non-constant extent",
                       "TVMScript error: the signature does not match the workload's",
                       "memory limit of 2048 MiB exceeded (killed by the OOM killer)"],
-    "wrong_result": ["{n} of {m} output elements differ (input set 2); worst at (0, {n}): got 0, want 1.25",
+    Status.WRONG_RESULT: ["{n} of {m} output elements differ (input set 2); worst at (0, {n}): got 0, want 1.25",
                      "the kernel is not deterministic: run 2 differs from run 1 (input set 1)",
                      "the kernel modified its inputs while being timed (x)"],
-    "runtime_error": ["the kernel process exited with signal 11 (SIGSEGV)",
+    Status.RUNTIME_ERROR: ["the kernel process exited with signal 11 (SIGSEGV)",
                       "check failed: out-of-bounds access in the kernel's local buffer"],
-    "timeout": ["correctness runs exceeded the 20 s limit", "build exceeded the 60 s limit"],
+    Status.TIMEOUT: ["correctness runs exceeded the 20 s limit", "build exceeded the 60 s limit"],
 }
 
 
@@ -45,10 +52,12 @@ class BoardSpec:
 
 
 DEMO_BOARDS = [
-    BoardSpec("cpu-llvm", "x86-64 host CPU (AVX2)", 0.15, 1.0, {"language": 0.05, "vision": 0.0}, 0.5, 1.2e11, 3e10),
-    BoardSpec("opencl", "PoCL on the x86-64 host CPU", 0.35, 0.8, {"vision": -0.15, "audio": 0.05}, 0.6, 1.0e11, 2.5e10),
-    BoardSpec("cuda", "NVIDIA Jetson Orin Nano (sm_87)", 0.4, 1.3, {"anomaly-detection": -0.25, "signal-processing": -0.2,
-                                                                 "vision": 0.1}, 0.35, 1.2e12, 6.8e10),
+    BoardSpec(BackendKind.CPU_LLVM, "x86-64 host CPU (AVX2)", 0.15, 1.0, {"language": 0.05, "vision": 0.0},
+              0.5, 1.2e11, 3e10),
+    BoardSpec(BackendKind.OPENCL, "PoCL on the x86-64 host CPU", 0.35, 0.8, {"vision": -0.15, "audio": 0.05},
+              0.6, 1.0e11, 2.5e10),
+    BoardSpec(BackendKind.CUDA, "NVIDIA Jetson Orin Nano (sm_87)", 0.4, 1.3,
+              {"anomaly-detection": -0.25, "signal-processing": -0.2, "vision": 0.1}, 0.35, 1.2e12, 6.8e10),
     BoardSpec("rpc:rpi4", "Raspberry Pi 4 (Cortex-A72, aarch64)", 0.3, 0.9, {"language": -0.2, "recommendation": -0.15},
               0.7, 1.3e10, 4e9),
 ]
@@ -88,7 +97,7 @@ def _ms(w) -> float:
     return max(2e-6, w.flops / 4e10 + w.bytes / 1.5e10)
 
 
-def result_rows(c: Contestant, spec: BoardSpec, workloads, rng: random.Random, *, track: str = "public",
+def result_rows(c: Contestant, spec: BoardSpec, workloads, rng: random.Random, *, track: str = Track.PUBLIC,
                 trace_for: set[str] = frozenset()) -> list[dict]:
     """Keyword arguments for ``Result`` rows (without the submission)."""
     rows = []
@@ -103,38 +112,40 @@ def result_rows(c: Contestant, spec: BoardSpec, workloads, rng: random.Random, *
                   "domains": list(w.domains), "hidden": w.hidden, "detail": {}, "times": {}, "speedup": {},
                   "roofline_fraction": None, "steps_s": {}, "trace": None, "reason": ""}
         if rng.random() > c.coverage:
-            status, reason = "missing", "no entry for this task in the bundle"
+            status, reason = Status.MISSING, "no entry for this task in the bundle"
         elif rng.random() < p_ok:
-            status, reason = "correct", ""
+            status, reason = Status.CORRECT, ""
         else:
             status = rng.choices(list(FAILURES), weights=[4, 4, 1.5, 1])[0]
             reason = rng.choice(FAILURES[status]).format(l="i_1", b="C", n=rng.randrange(1, 4096), m=4096)
         time_s = None
         roof = None
-        if status == "correct":
+        if status == Status.CORRECT:
             s = max(0.05, c.speed * spec.speed_shift * math.exp(rng.gauss(0, 0.45)))
             # never faster than the roofline allows on this board
             t_min = max(w.flops / spec.peak_flops, w.bytes / spec.peak_bw)
             s = min(s, 0.95 * t_default / t_min)
             time_s = t_default / s
-            spd = {"tvm-default": s}
-            times = {"candidate": time_s, "tvm-default": t_default}
+            spd = {Baseline.TVM_DEFAULT: s}
+            times = {"candidate": time_s, Baseline.TVM_DEFAULT: t_default}
             if vendor_ratio:
-                spd["vendor"] = s * vendor_ratio  # t_vendor / t_candidate
-                times["vendor"] = t_default * vendor_ratio
+                spd[Baseline.VENDOR] = s * vendor_ratio  # t_vendor / t_candidate
+                times[Baseline.VENDOR] = t_default * vendor_ratio
             record["speedup"] = spd
             record["times"] = {k: {"median_s": t, "p25_s": t * 0.98, "p75_s": t * 1.02, "min_s": t * 0.97,
                                    "rse": 0.004, "rounds": 40, "number": 20, "spread": 0.04} for k, t in times.items()}
             roof = roofline_fraction(w.flops, w.bytes, time_s, peak)
             record["roofline_fraction"] = roof
-            record["steps_s"] = {"build": rng.uniform(0.3, 3), "check": rng.uniform(0.1, 1), "time": rng.uniform(0.5, 3)}
+            record["steps_s"] = {"build": rng.uniform(0.3, 3), "check": rng.uniform(0.1, 1),
+                                 "time": rng.uniform(0.5, 3)}
         record.update(status=status, reason=reason)
-        if w.id in trace_for and status != "missing":
-            record["trace"] = synthetic_trace(w, t_default, time_s, status == "correct", rng)
+        if w.id in trace_for and status != Status.MISSING:
+            record["trace"] = synthetic_trace(w, t_default, time_s, status == Status.CORRECT, rng)
         rows.append({"workload": w.id, "backend": spec.backend, "device": spec.device, "track": track,
                      "status": status, "reason": reason, "level": w.level, "domains": list(w.domains),
-                     "hidden": w.hidden, "speedup_tvm_default": record["speedup"].get("tvm-default"),
-                     "speedup_vendor": record["speedup"].get("vendor"), "time_s": time_s,
+                     "hidden": w.hidden, "speedup_tvm_default": record["speedup"].get(Baseline.TVM_DEFAULT),
+                     "speedup_tvm_tuned": record["speedup"].get(Baseline.TVM_TUNED),
+                     "speedup_vendor": record["speedup"].get(Baseline.VENDOR), "time_s": time_s,
                      "roofline_fraction": roof, "record": record})
     return rows
 
@@ -152,13 +163,31 @@ def synthetic_trace(w, t_default: float, t_final: float | None, ok: bool, rng: r
     m, n, k = 128, 512, 128
     steps = [
         ("other", "canonical IR, unscheduled (serial scalar loops)", 8.0,
-         "    for i, j, kk in T.grid({m}, {n}, {k}):\n        with T.sblock(\"C\"):\n            C[i, j] += A[i, kk] * B[kk, j]"),
+         "    for i, j, kk in T.grid({m}, {n}, {k}):\n"
+         "        with T.sblock(\"C\"):\n"
+         "            C[i, j] += A[i, kk] * B[kk, j]"),
         ("schedule", "split j by 16, vectorise the inner loop; fuse (i, j_o) and parallelise", 1.0,
-         "    for i_j_o in T.parallel({m} * {n} // 16):\n        for kk in range({k}):\n            for j_i in T.vectorized(16):\n                C[i_j_o // 32, i_j_o % 32 * 16 + j_i] += A[i_j_o // 32, kk] * B[kk, i_j_o % 32 * 16 + j_i]"),
+         "    for i_j_o in T.parallel({m} * {n} // 16):\n"
+         "        for kk in range({k}):\n"
+         "            for j_i in T.vectorized(16):\n"
+         "                C[i_j_o // 32, i_j_o % 32 * 16 + j_i] += A[i_j_o // 32, kk] * B[kk, i_j_o % 32 * 16 + j_i]"),
         ("schedule", "register tile 8x32: i split by 8, j by 32, order (i0, j0, k, i1, j1), i1 unrolled", 0.45,
-         "    for i0_j0 in T.parallel({m} // 8 * ({n} // 32)):\n        for kk in range({k}):\n            for i1 in T.unroll(8):\n                for j1 in T.vectorized(32):\n                    C[i0_j0 // 16 * 8 + i1, i0_j0 % 16 * 32 + j1] += A[i0_j0 // 16 * 8 + i1, kk] * B[kk, i0_j0 % 16 * 32 + j1]"),
+         "    for i0_j0 in T.parallel({m} // 8 * ({n} // 32)):\n"
+         "        for kk in range({k}):\n"
+         "            for i1 in T.unroll(8):\n"
+         "                for j1 in T.vectorized(32):\n"
+         "                    C[i0_j0 // 16 * 8 + i1, i0_j0 % 16 * 32 + j1] += "
+         "A[i0_j0 // 16 * 8 + i1, kk] * B[kk, i0_j0 % 16 * 32 + j1]"),
         ("memory", "cache_write C to a local 8x32 accumulator; write back with a vectorised loop", 0.38,
-         "    for i0_j0 in T.parallel({m} // 8 * ({n} // 32)):\n        C_local = T.alloc_buffer((8, 32), scope=\"local\")\n        for kk in range({k}):\n            for i1 in T.unroll(8):\n                for j1 in T.vectorized(32):\n                    C_local[i1, j1] += A[i0_j0 // 16 * 8 + i1, kk] * B[kk, i0_j0 % 16 * 32 + j1]\n        for i1 in range(8):\n            for j1 in T.vectorized(32):\n                C[i0_j0 // 16 * 8 + i1, i0_j0 % 16 * 32 + j1] = C_local[i1, j1]"),
+         "    for i0_j0 in T.parallel({m} // 8 * ({n} // 32)):\n"
+         "        C_local = T.alloc_buffer((8, 32), scope=\"local\")\n"
+         "        for kk in range({k}):\n"
+         "            for i1 in T.unroll(8):\n"
+         "                for j1 in T.vectorized(32):\n"
+         "                    C_local[i1, j1] += A[i0_j0 // 16 * 8 + i1, kk] * B[kk, i0_j0 % 16 * 32 + j1]\n"
+         "        for i1 in range(8):\n"
+         "            for j1 in T.vectorized(32):\n"
+         "                C[i0_j0 // 16 * 8 + i1, i0_j0 % 16 * 32 + j1] = C_local[i1, j1]"),
     ]
     final = (t_final or t_default) * 1e3
     out = []
@@ -174,14 +203,6 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
            owner_prefix: str = "", stdout=None, batch: int = 5000) -> list[int]:
     """Create users, finished public submissions and their results; returns submission ids.
     ``verified_every`` > 0: every such n-th submission also gets verified results."""
-    from datetime import timedelta
-
-    from django.contrib.auth import get_user_model
-    from django.db import connection
-    from django.utils import timezone
-
-    from portal.models import Result, Submission
-
     rng = random.Random(seed)
     User = get_user_model()
     people = contestants(n_submissions, rng)
@@ -190,8 +211,8 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
         name = owner_prefix + c.team
         if name not in users:
             users[name], _ = User.objects.get_or_create(username=name)
-    public_ws = track_tasks("public")
-    all_ws = track_tasks("verified")
+    public_ws = track_tasks(Track.PUBLIC)
+    all_ws = track_tasks(Track.VERIFIED)
     now = timezone.now()
     ids, pending = [], []
     for i, c in enumerate(people):
@@ -207,8 +228,9 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
         ids.append(sub.pk)
         traced = {w.id for w in public_ws if w.family in ("matmul", "fused")} if c.traces else set()
         for spec in boards:
-            for track, ws in (("public", public_ws),) + ((("verified", all_ws),) if verified else ()):
-                for kw in result_rows(c, spec, ws, rng, track=track, trace_for=traced if track == "public" else set()):
+            for track, ws in ((Track.PUBLIC, public_ws),) + (((Track.VERIFIED, all_ws),) if verified else ()):
+                traces = traced if track == Track.PUBLIC else set()
+                for kw in result_rows(c, spec, ws, rng, track=track, trace_for=traces):
                     pending.append({"submission_id": sub.pk, "created_at": created, **kw})
         if len(pending) >= batch:
             store_results(pending)
@@ -216,7 +238,8 @@ def insert(n_submissions: int, boards: list[BoardSpec], *, seed: int = 1, verifi
             if stdout:
                 stdout.write(f"  {i + 1}/{n_submissions} submissions")
     store_results(pending)
-    if connection.vendor == "postgresql":  # planner statistics for the bulk-loaded tables (autovacuum may lag or be off)
+    # planner statistics for the bulk-loaded tables (autovacuum may lag or be off)
+    if connection.vendor == "postgresql":
         with connection.cursor() as cur:
             cur.execute(f"ANALYZE {Result._meta.db_table}, {Submission._meta.db_table}")
     return ids
@@ -226,10 +249,6 @@ def store_results(rows: list[dict]) -> None:
     """Store ``Result`` rows given as field values (``submission_id`` included): one COPY on
     PostgreSQL — a million seeded results are minutes with it, not the better part of an hour
     of INSERTs — and ``bulk_create`` on any other database."""
-    from django.db import connection
-
-    from portal.models import Result
-
     if not rows:
         return
     if connection.vendor != "postgresql":

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from statistics import mean
 
+from evaluator.vocabulary import Baseline, Track
 from leaderboard.models import Board, BoardEntry
 from leaderboard.ranking import FAST_P, BoardQuery, board
 
 P_INDEX = FAST_P.index(1.0)
-BASELINE = "tvm-default"
+BASELINE = Baseline.TVM_DEFAULT
 
 
 def _label(b: Board) -> str:
@@ -24,7 +25,7 @@ def _cells(metrics: dict, domains: list[str]) -> list[float | None]:
     return cells + [metrics["baselines"][BASELINE]["fast@1.0"]]
 
 
-def for_submission(submission_id: int, track: str = "public") -> dict:
+def for_submission(submission_id: int, track: str = Track.PUBLIC) -> dict:
     """One submission on every board it ran on."""
     entries = {e.board_id: e for e in BoardEntry.objects.filter(submission_id=submission_id, track=track, slice="")}
     boards = [b for b in Board.objects.all() if b.pk in entries]
@@ -37,7 +38,7 @@ def for_submission(submission_id: int, track: str = "public") -> dict:
             "domains": domains + ["all"], "z": z, "hover": hover}
 
 
-def across_top(top: int = 10, track: str = "public") -> dict:
+def across_top(top: int = 10, track: str = Track.PUBLIC) -> dict:
     """For each board, the mean Fast@1.0 per domain over its top ``top`` ranked submissions."""
     boards, z, hover, entries = [], [], [], []
     rankings = []

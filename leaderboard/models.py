@@ -16,6 +16,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+from evaluator.vocabulary import Baseline, Track, choices
+
 
 class Board(models.Model):
     backend = models.CharField(max_length=80)
@@ -33,11 +35,12 @@ class Board(models.Model):
 
 class BoardEntry(models.Model):
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="entries")
-    track = models.CharField(max_length=10)  # Result.PUBLIC | Result.VERIFIED
+    track = models.CharField(max_length=10, choices=choices(Track))
     slice = models.CharField(max_length=200, blank=True)  # leaderboard.slices.Slice.key; "" = whole board
     submission = models.ForeignKey("portal.Submission", on_delete=models.CASCADE, null=True,
                                    related_name="board_entries")
-    baseline = models.CharField(max_length=40, blank=True)  # the baseline this row is, when no submission
+    # the baseline this row is, when no submission
+    baseline = models.CharField(max_length=40, blank=True, choices=choices(Baseline))
     metrics = models.JSONField()  # ranking.entry_metrics(...)
     histogram = models.JSONField(default=dict)  # baseline → {log2 bin: tasks}: the speedup distribution
     updated_at = models.DateTimeField(default=timezone.now)
@@ -79,4 +82,5 @@ class BackendPeak(models.Model):
         constraints = [models.UniqueConstraint(fields=["backend", "device"], name="one_peak_per_device")]
 
     def __str__(self) -> str:
-        return f"{self.backend} on {self.device}: {self.flops_per_s / 1e9:.1f} GFLOP/s, {self.bytes_per_s / 1e9:.1f} GB/s"
+        return (f"{self.backend} on {self.device}: {self.flops_per_s / 1e9:.1f} GFLOP/s, "
+                f"{self.bytes_per_s / 1e9:.1f} GB/s")

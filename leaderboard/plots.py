@@ -15,11 +15,12 @@ import math
 
 import plotly.io as pio
 
+from evaluator.vocabulary import Baseline
 from leaderboard.ranking import HIST_BINS_PER_OCTAVE, Ranking
 
 CONFIG = {"displaylogo": False, "responsive": True}
-COLORS = {"submission": "#3b6fb6", "baseline": "#8a94a8", "tvm-default": "#6b7487", "vendor": "#c77c0e",
-          "tvm-tuned": "#7a4fb0", "correct": "#1e7b34", "wrong": "#b3261e"}
+COLORS = {"submission": "#3b6fb6", "baseline": "#8a94a8", Baseline.TVM_DEFAULT: "#6b7487", Baseline.VENDOR: "#c77c0e",
+          Baseline.TVM_TUNED: "#7a4fb0", "correct": "#1e7b34", "wrong": "#b3261e"}
 
 
 def text(s) -> str:
@@ -64,7 +65,8 @@ def correct_vs_fast(r: Ranking) -> str:
                      "x": [x.summary["correct@1"] for x in subs], "y": [x.summary[key] for x in subs],
                      "text": [f"{text(x.name)} ({text(x.owner)})" for x in subs],
                      "marker": {"color": COLORS["submission"], "opacity": 0.6, "size": 7},
-                     "hovertemplate": "%{text}<br>Correct@1 %{x:.3f}<br>" + f"Fast@{r.query.p:.1f}" + " %{y:.3f}<extra></extra>"})
+                     "hovertemplate": ("%{text}<br>Correct@1 %{x:.3f}<br>" + f"Fast@{r.query.p:.1f}"
+                                       + " %{y:.3f}<extra></extra>")})
     if bases:
         data.append({"type": "scatter", "mode": "markers+text", "name": "baselines",
                      "x": [x.summary["correct@1"] for x in bases], "y": [x.summary[key] for x in bases],
@@ -100,9 +102,11 @@ def heatmap(rows: list[str], cols: list[str], z: list[list[float | None]], title
     fig = {"data": [{"type": "heatmap", "x": [text(c) for c in cols], "y": [text(r) for r in rows], "z": z,
                      "zmin": 0, "zmax": 1, "colorscale": [[0, "#b3261e"], [0.5, "#f2d65c"], [1, "#1e7b34"]],
                      "colorbar": {"title": {"text": "Fast@1.0"}},
-                     "text": [[text(h) for h in row] for row in hover], "hovertemplate": "%{y} · %{x}<br>%{text}<extra></extra>",
+                     "text": [[text(h) for h in row] for row in hover],
+                     "hovertemplate": "%{y} · %{x}<br>%{text}<extra></extra>",
                      "texttemplate": "%{z:.2f}", "hoverongaps": False}],
-           "layout": {"title": {"text": text(title)}, "xaxis": {"side": "bottom"}, "yaxis": {"automargin": True, "autorange": "reversed"}}}
+           "layout": {"title": {"text": text(title)}, "xaxis": {"side": "bottom"},
+                      "yaxis": {"automargin": True, "autorange": "reversed"}}}
     return render(fig, "plot-matrix", height=max(260, 90 + 60 * len(rows)))
 
 

@@ -13,7 +13,11 @@ import functools
 from dataclasses import dataclass
 
 from evaluator import suite
-from portal.settings import stored_secret
+from evaluator.vocabulary import Track
+
+# What each track evaluates is the portal's to decide (its jobs run those tasks); the boards rank
+# the same tasks. Also read from here by the board pages and the tests.
+from portal.tracks import track_tasks
 
 FILTERS = ("level", "domain", "family", "dtype")
 
@@ -45,29 +49,11 @@ class Slice:
         return ((not self.level or w.level == self.level) and (not self.domain or self.domain in w.domains)
                 and (not self.family or w.family == self.family) and (not self.dtype or w.dtype == self.dtype))
 
-    def tasks(self, track: str = "public") -> list:
+    def tasks(self, track: str = Track.PUBLIC) -> list:
         return [w for w in track_tasks(track) if self.matches(w)]
 
     def label(self) -> str:
         return ", ".join(f"{f} {getattr(self, f)}" for f in FILTERS if getattr(self, f)) or "all tasks"
-
-
-def heldout_secret() -> str:
-    """The deployment's held-out secret: EKB_HELDOUT_SECRET, else its own generated one."""
-    from django.conf import settings
-
-    return settings.EKB_HELDOUT_SECRET or stored_secret(settings.EKB_HELDOUT_SECRET_FILE)
-
-
-def track_tasks(track: str) -> list:
-    """The workloads a track evaluates and ranks: the public ones this deployment serves
-    (``EKB_TASKS``), and on the verified track the held-out ones drawn from its secret too."""
-    from django.conf import settings
-
-    public = suite.served(settings.EKB_TASKS)
-    if track != "verified":
-        return public
-    return public + suite.held_out(heldout_secret())
 
 
 @functools.cache
@@ -82,7 +68,7 @@ def choices() -> dict[str, tuple[str, ...]]:
     }
 
 
-def precomputed_slices(track: str = "public") -> list[Slice]:
+def precomputed_slices(track: str = Track.PUBLIC) -> list[Slice]:
     """Every precomputed slice with at least one task on this track."""
     c = choices()
     out = [Slice()]
@@ -94,13 +80,13 @@ def precomputed_slices(track: str = "public") -> list[Slice]:
 
 
 @functools.cache
-def precomputed_tasks(track: str = "public") -> tuple[tuple[Slice, tuple], ...]:
+def precomputed_tasks(track: str = Track.PUBLIC) -> tuple[tuple[Slice, tuple], ...]:
     """(slice, its tasks) for every precomputed slice: what a refresh scores."""
     return tuple((s, tuple(s.tasks(track))) for s in precomputed_slices(track))
 
 
 @functools.cache
-def slices_with(track: str = "public") -> dict[str, frozenset[str]]:
+def slices_with(track: str = Track.PUBLIC) -> dict[str, frozenset[str]]:
     """Workload id → the keys of the precomputed slices holding it: what a result for that
     task can change."""
     out: dict[str, set[str]] = {}

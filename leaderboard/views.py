@@ -11,11 +11,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from evaluator import suite
+from evaluator.vocabulary import BackendKind, Baseline, Status, Track
 from leaderboard import matrix as matrix_data
 from leaderboard import plots
 from leaderboard.models import BackendPeak, BaselineSample, Board
-from leaderboard.ranking import (BASELINES, FAST_P, SORTS, TRACKS, VIEWS, BoardQuery, ranked_filter, board,
-                                 boards, parse_query)
+from leaderboard.ranking import (BASELINES, FAST_P, SORTS, TRACKS, VIEWS, BoardQuery, BoardQuerySerializer, board,
+                                 boards, ranked_filter)
+from leaderboard.ranking.queries import find_board
 from leaderboard.slices import choices, track_tasks
 from portal.models import Result, Submission
 
@@ -65,7 +67,8 @@ def _headers(q: BoardQuery) -> list[dict]:
 
 
 def board_page(request: HttpRequest) -> HttpResponse:
-    q, errors = parse_query(request.GET)
+    # a bad parameter falls back to its default; the page names it above the board
+    q, errors = BoardQuerySerializer.parse(request.GET)
     r = board(query=q, with_histogram=True)
     q = r.query
     n_subs = r.submissions
@@ -93,7 +96,7 @@ def boards_page(request: HttpRequest) -> HttpResponse:
 
 
 def matrix_page(request: HttpRequest) -> HttpResponse:
-    track = request.GET.get("track") if request.GET.get("track") in TRACKS else "public"
+    track = request.GET.get("track") if request.GET.get("track") in TRACKS else Track.PUBLIC
     sub = None
     if request.GET.get("submission"):
         try:
@@ -125,16 +128,15 @@ def workload_page(request: HttpRequest, workload: str) -> HttpResponse:
         raise Http404("no such workload") from None
     if w.hidden:
         raise Http404("no such workload")  # held out: never shown, not even that it exists
-    q, errors = parse_query(request.GET)
-    ranking = board(query=BoardQuery(backend=q.backend, device=q.device))
-    q = ranking.query
-    board_obj = Board.objects.filter(backend=q.backend, device=q.device).first()
+    q, errors = BoardQuerySerializer.parse(request.GET)
+    board_obj = find_board(q.backend, q.device)
+    q = BoardQuery(backend=q.backend, device=board_obj.device if board_obj else "")
     peak = BackendPeak.objects.filter(backend=q.backend, device=q.device).first()
     by_bytes = w.flops == 0
     work = w.bytes if by_bytes else w.flops
     points: list[dict] = []
-    results = (Result.objects.filter(backend=q.backend, device=q.device, track="public", workload=w.id,
-                                     status="correct", time_s__gt=0).filter(ranked_filter("public"))
+    results = (Result.objects.filter(backend=q.backend, device=q.device, track=Track.PUBLIC, workload=w.id,
+                                     status=Status.CORRECT, time_s__gt=0).filter(ranked_filter(Track.PUBLIC))
                .order_by("time_s").values("submission_id", "submission__name", "time_s", "roofline_fraction")[:50])
     results = list(results)
     for x in results:
@@ -179,9 +181,9 @@ def compare_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Per-task speedup ratio of a submission against another submission or a baseline on one
     board: ratio = t_other / t_this (> 1: this one is faster)."""
     sub = _visible_submission(request, pk)
-    against = (request.GET.get("against") or "tvm-default").strip()
-    backend = request.GET.get("backend") or (sub.backends[0] if sub.backends else "cpu-llvm")
-    mine = {r.workload: r for r in sub.results.filter(backend=backend, track="public", hidden=False)}
+    against = (request.GET.get("against") or Baseline.TVM_DEFAULT).strip()
+    backend = request.GET.get("backend") or (sub.backends[0] if sub.backends else BackendKind.CPU_LLVM)
+    mine = {r.workload: r for r in sub.results.filter(backend=backend, track=Track.PUBLIC, hidden=False)}
     other_sub = None
     errors = []
     if against in BASELINES:
@@ -192,29 +194,30 @@ def compare_page(request: HttpRequest, pk: int) -> HttpResponse:
             other_sub = _visible_submission(request, int(against))
         except (ValueError, Http404):
             errors.append(f"no submission {against[:20]!r} to compare with; comparing with tvm-default")
-            against, other_label, others = "tvm-default", "tvm-default", None
+            against, other_label, others = Baseline.TVM_DEFAULT, Baseline.TVM_DEFAULT, None
         else:
-            others = {r.workload: r for r in other_sub.results.filter(backend=backend, track="public", hidden=False)}
+            others = {r.workload: r
+                      for r in other_sub.results.filter(backend=backend, track=Track.PUBLIC, hidden=False)}
             other_label = other_sub.name
     rows = []
-    for w in track_tasks("public"):
+    for w in track_tasks(Track.PUBLIC):
         a = mine.get(w.id)
-        a_ok = a is not None and a.status == "correct"
+        a_ok = a is not None and a.status == Status.CORRECT
         a_s = (a.record.get("speedup") or {}) if a else {}
         if others is None:
-            b_status = "correct" if against == "tvm-default" or a_s.get(against) else "–"
+            b_status = Status.CORRECT if against == Baseline.TVM_DEFAULT or a_s.get(against) else "–"
             ratio = a_s.get(against) if a_ok else None
             b_time = a.time_s * a_s[against] if a_ok and a.time_s and a_s.get(against) else None
         else:
             b = others.get(w.id)
-            b_status = b.status if b else "missing"
+            b_status = b.status if b else Status.MISSING
             b_s = (b.record.get("speedup") or {}) if b else {}
             b_time = b.time_s if b else None
             # Both against the same tvm-default build: s_a / s_b = t_b / t_a
-            ratio = (a_s["tvm-default"] / b_s["tvm-default"]
-                     if a_ok and b and b.status == "correct" and a_s.get("tvm-default") and b_s.get("tvm-default")
-                     else None)
-        rows.append({"workload": w.id, "a_status": a.status if a else "missing", "a_time": a.time_s if a else None,
+            default = Baseline.TVM_DEFAULT
+            ratio = (a_s[default] / b_s[default]
+                     if a_ok and b and b.status == Status.CORRECT and a_s.get(default) and b_s.get(default) else None)
+        rows.append({"workload": w.id, "a_status": a.status if a else Status.MISSING, "a_time": a.time_s if a else None,
                      "b_status": b_status, "b_time": b_time, "ratio": ratio})
     ratios = sorted((r["ratio"], r["workload"]) for r in rows if r["ratio"])
     summary = {"both": len(ratios), "faster": sum(1 for x, _ in ratios if x > 1),
@@ -236,7 +239,7 @@ MAX_DIFF_LINES = 5000  # IR larger than this is shown but not diffed (difflib is
 
 def trace_page(request: HttpRequest, pk: int, backend: str, workload: str) -> HttpResponse:
     sub = _visible_submission(request, pk)
-    result = (sub.results.filter(backend=backend, workload=workload, track="public", hidden=False)
+    result = (sub.results.filter(backend=backend, workload=workload, track=Track.PUBLIC, hidden=False)
               .first())
     if result is None:
         raise Http404("no such task in this submission")

@@ -1,12 +1,15 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 
 from portal.models import Endpoint, Result, Submission
+from portal.submissions import request_verification
 
 
 class ResultInline(admin.TabularInline):
     model = Result
     extra = 0
-    fields = ("workload", "backend", "track", "status", "speedup_tvm_default", "speedup_vendor", "reason")
+    fields = ("workload", "backend", "track", "status", "speedup_tvm_default", "speedup_tvm_tuned", "speedup_vendor",
+              "reason")
     readonly_fields = fields
     can_delete = False
 
@@ -30,11 +33,6 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Run the verified evaluation (hidden workloads, secret seeds)")
     def verify(self, request, queryset):
-        from django.contrib import messages
-        from django.core.exceptions import ValidationError
-
-        from portal.submissions import request_verification
-
         for sub in queryset:
             try:
                 request_verification(sub)
@@ -52,9 +50,6 @@ class ResultAdmin(admin.ModelAdmin):
     actions = ["clear_suspect", "mark_hacked"]
 
     def _review(self, request, queryset, verdict: str, done: str) -> None:
-        from django.contrib import messages
-        from django.core.exceptions import ValidationError
-
         for result in queryset:
             try:
                 getattr(result, verdict)(by=request.user)

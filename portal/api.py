@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
@@ -13,9 +16,14 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from evaluator import suite
+from evaluator.backends import infos
+from evaluator.vocabulary import Track
+from portal import workers
+from portal.jobs import queue_depth, queue_for
 from portal.models import Submission
 from portal.serializers import (BackendSerializer, EndpointCreateSerializer, SubmissionCreateSerializer,
                                  SubmissionSerializer, TaskSerializer, TraceSerializer)
+from portal.submissions import request_verification
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -49,10 +57,6 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     def verify(self, request: Request, pk=None) -> Response:
         """Staff: evaluate this finished submission on every workload, hidden ones included, with
         secret seeds; its results then rank on the verified boards."""
-        from django.core.exceptions import ValidationError as DjangoValidationError
-
-        from portal.submissions import request_verification
-
         sub = self.get_object()
         try:
             request_verification(sub)
@@ -65,10 +69,8 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     @action(detail=True, methods=["get"], url_path=r"trace/(?P<backend>[^/]+)/(?P<workload>.+)")
     def trace(self, request: Request, pk=None, backend: str = "", workload: str = "") -> Response:
         """One task's optimization trace (public workloads only), as the trace page shows it."""
-        from django.http import Http404
-
         sub = self.get_object()
-        result = sub.results.filter(backend=backend, workload=workload.rstrip("/"), track="public",
+        result = sub.results.filter(backend=backend, workload=workload.rstrip("/"), track=Track.PUBLIC,
                                     hidden=False).first()
         if result is None:
             raise Http404(f"submission {sub.pk} has no public result for {workload!r} on {backend!r}")
@@ -98,8 +100,6 @@ class TaskViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=TaskSerializer(many=True))
     def list(self, request: Request) -> Response:
-        from django.conf import settings
-
         return Response([w.describe() | {"workload": w.id} for w in suite.served(settings.EKB_TASKS)])
 
 
@@ -112,12 +112,6 @@ class BackendsView(APIView):
 
     @extend_schema(responses=BackendSerializer(many=True))
     def get(self, request: Request) -> Response:
-        from django.conf import settings
-
-        from evaluator.backends import infos
-        from portal import workers
-        from portal.jobs import queue_depth, queue_for
-
         local = {i.name: i.to_json() for i in infos()}
         served_by: dict[str, list[dict]] = {}
         for w in workers.live():

@@ -25,7 +25,6 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 from evaluator import records, suite
 from evaluator.agents import netguard
@@ -34,7 +33,10 @@ from evaluator.agents.client import BUDGET_EXHAUSTED, ChatClient, NetPolicy, red
 from evaluator.agents.modes import MODES, run_task
 from evaluator.agents.prompts import CURRENT, TEMPLATES, PromptSet
 from evaluator.records import TaskResult
+from evaluator.vocabulary import Track
 from portal.models import Endpoint, Submission
+from portal.submissions import enqueue_jobs
+from portal.tracks import heldout_secret, track_tasks
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +82,6 @@ def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = ""
                                tasks: list[str] | None = None, name: str = "", description: str = "",
                                public: bool = True, backends: list[str] | None = None,
                                enqueue: bool = True) -> Submission:
-    from portal.submissions import enqueue_jobs
-
     b, globs = validate(url=url, model=model, api_key=api_key, mode=mode, budget=budget,
                         prompt_version=prompt_version, tasks=tasks)
     available = settings.EKB_BACKENDS
@@ -180,7 +180,7 @@ def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store
             for w in (ep.workloads() if workloads is None else workloads):
                 if w.id in done:
                     continue
-                if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                if sub.is_cancelled():
                     return None
                 if stop:
                     r = _missing(w, backend, f"not attempted: {stop}")
@@ -213,18 +213,11 @@ def _scrub(r: TaskResult, key: str) -> None:
         err["message"] = redact(err["message"], key)
 
 
-def fail(sub: Submission, reason: str) -> None:
-    Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=reason[:4000],
-                                                finished_at=timezone.now())
-
-
 def verified_tasks(sub: Submission) -> list:
     """An endpoint's verified run: its selection again (secret seeds), then held-out shapes of the
     same patterns drawn afresh for this submission — never the deployment's standing held-out
     set, which the endpoint's operator would otherwise read in the prompts. The draw is
     deterministic (the deployment's secret and the submission), so a resumed run asks the same."""
-    from leaderboard.slices import heldout_secret
-
     public = sub.endpoint.workloads()
     patterns = {w.pattern.id for w in public}
     secret = hmac.new(heldout_secret().encode(), f"endpoint-verify:{sub.pk}".encode(), hashlib.sha256).hexdigest()
@@ -233,8 +226,6 @@ def verified_tasks(sub: Submission) -> list:
 
 def expected_tasks(sub: Submission) -> list:
     """The workloads a submission is scored on: an endpoint's selection, else every public one."""
-    from leaderboard.slices import track_tasks
-
     if sub.kind == Submission.Kind.ENDPOINT and hasattr(sub, "endpoint"):
         return sub.endpoint.workloads()
-    return track_tasks("public")
+    return track_tasks(Track.PUBLIC)

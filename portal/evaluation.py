@@ -16,30 +16,33 @@ from pathlib import Path
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from evaluator import scoring
 from evaluator.formats.bundle import load_bundle
 from evaluator.harness.protocol import Protocol
 from evaluator.pipeline import Candidate, Pipeline
-from leaderboard import aggregates
-from leaderboard.slices import track_tasks
+from evaluator.vocabulary import Baseline
 from portal import endpoints
 from portal.models import Blob, Result, Submission
+from portal.secretfiles import stored_secret
+from portal.signals import peak_measured, result_landed
+from portal.tracks import track_tasks
 
 log = logging.getLogger(__name__)
 
 
 def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, announce: bool = True) -> bool:
-    """Store one TaskResult and (``announce``) refresh the leaderboard aggregates it changes;
-    False when it was already there. A measurement machine stores without announcing: the
-    boards' slices are the suite's, and it has no pattern files (``farm.land_backend``)."""
+    """Store one TaskResult and (``announce``) announce it (``signals.result_landed``: the
+    leaderboard refreshes the boards it changes); False when it was already there. A measurement
+    machine stores without announcing: the boards' slices are the suite's, and it has no pattern
+    files (``farm.land_backend``)."""
     try:
         with transaction.atomic():
             result = Result.objects.create(
                 submission=sub, workload=r.workload, backend=r.backend, device=device, track=track, status=r.status,
                 reason=r.reason[:4000], level=r.level, domains=r.domains, hidden=r.hidden,
-                speedup_tvm_default=r.speedup.get("tvm-default"), speedup_vendor=r.speedup.get("vendor"),
+                speedup_tvm_default=r.speedup.get(Baseline.TVM_DEFAULT),
+                speedup_tvm_tuned=r.speedup.get(Baseline.TVM_TUNED), speedup_vendor=r.speedup.get(Baseline.VENDOR),
                 time_s=r.times["candidate"].median_s if "candidate" in r.times else None,
                 roofline_fraction=r.roofline_fraction, record=r.to_json(),
             )
@@ -48,7 +51,7 @@ def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, a
     if not announce:
         return True
     try:
-        aggregates.result_landed(result)
+        result_landed.send(sender=Result, result=result)
     except Exception:  # noqa: BLE001 - the result is stored; `manage.py rebuild_boards` catches up
         log.exception("refreshing the boards after %s failed", result)
     return True
@@ -60,8 +63,6 @@ def _verify_secret() -> str:
     configured = getattr(settings, "EKB_VERIFY_SECRET", "")
     if configured:
         return configured
-    from portal.settings import stored_secret
-
     return stored_secret(settings.EKB_VERIFY_SECRET_FILE)
 
 
@@ -84,19 +85,18 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
     sub = Submission.objects.filter(pk=submission_id).first()
     if sub is None or sub.state in (Submission.State.CANCELLED, Submission.State.FAILED):
         return
-    Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
-    Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
+    sub.start()
     try:
         pipe = Pipeline(backend)
         if sub.kind == Submission.Kind.ENDPOINT:
-            aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
+            _announce_peak(pipe)
             done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.PUBLIC)
                        .values_list("workload", flat=True))
             with pipe.session():  # the model's candidates for this submission share a build process
                 fatal = endpoints.evaluate_endpoint(
                     sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device))
             if fatal:
-                endpoints.fail(sub, fatal)
+                sub.fail(fatal)
                 return
         else:
             _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), pipe)
@@ -104,14 +104,18 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
         return
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("evaluation of submission %s on %s failed", submission_id, backend)
-        Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=str(exc)[:4000],
-                                                    finished_at=timezone.now())
+        sub.fail(exc)
         return
     finish_if_complete(sub.pk)
 
 
 class _Cancelled(Exception):
     pass
+
+
+def _announce_peak(pipe: Pipeline) -> None:
+    """The backend's peak on this device, for whoever keeps it (the leaderboard's roofline roofs)."""
+    peak_measured.send(sender=None, backend=pipe.info.name, device=pipe.info.device, peak=pipe.peak)
 
 
 def stored_bundle(sub: Submission):
@@ -133,14 +137,14 @@ def stored_bundle(sub: Submission):
 
 def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -> None:
     bundle = stored_bundle(sub)
-    aggregates.record_peak(pipe.info.name, pipe.info.device, pipe.peak)
+    _announce_peak(pipe)
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                .values_list("workload", flat=True))
     with pipe.session():  # this submission's builds share one build process, no one else's
         for w in workloads:
             if w.id in done:
                 continue
-            if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+            if sub.is_cancelled():
                 raise _Cancelled
             e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
             r = pipe.evaluate(w, Candidate.of(e, w))
@@ -153,7 +157,7 @@ def _verify_backend(submission_id: int, backend: str) -> None:
     sub = Submission.objects.filter(pk=submission_id, state=Submission.State.FINISHED).first()
     if sub is None or sub.verification not in (V.QUEUED, V.RUNNING):
         return
-    Submission.objects.filter(pk=sub.pk, verification=V.QUEUED).update(verification=V.RUNNING)
+    sub.start_verification()
     try:
         n = len(Protocol().seeds)
         pipe = Pipeline(backend, seeds=verification_seeds(sub.pk, backend, n))
@@ -171,20 +175,18 @@ def _verify_backend(submission_id: int, backend: str) -> None:
         return
     except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
         log.exception("verified evaluation of submission %s on %s failed", submission_id, backend)
-        Submission.objects.filter(pk=sub.pk).update(verification=V.FAILED)
+        sub.fail_verification()
         return
     finish_verification_if_complete(submission_id)
 
 
 def finish_verification_if_complete(submission_id: int) -> None:
-    V = Submission.Verification
     with transaction.atomic():
         sub = Submission.objects.select_for_update().get(pk=submission_id)
         expected = {(w.id, b) for w in _verified_tasks(sub) for b in sub.backends}
         have = set(Result.objects.filter(submission=sub, track=Result.VERIFIED).values_list("workload", "backend"))
-        if expected <= have and sub.verification != V.FINISHED:
-            sub.verification, sub.verified_at = V.FINISHED, timezone.now()
-            sub.save(update_fields=["verification", "verified_at"])
+        if expected <= have and sub.verification != Submission.Verification.FINISHED:
+            sub.finish_verification()
 
 
 def finish_track(submission_id: int, track: str) -> None:
@@ -199,10 +201,9 @@ def fail(sub: Submission, track: str, exc: Exception) -> None:
     """A job that could not go on: the submission fails with the reason (public), or its
     verification does (staff see the state; the reason may name held-out workloads)."""
     if track == Result.VERIFIED:
-        Submission.objects.filter(pk=sub.pk).update(verification=Submission.Verification.FAILED)
+        sub.fail_verification()
     else:
-        Submission.objects.filter(pk=sub.pk).update(state=Submission.State.FAILED, error=str(exc)[:4000],
-                                                    finished_at=timezone.now())
+        sub.fail(exc)
 
 
 def _verified_tasks(sub: Submission) -> list:
@@ -223,8 +224,5 @@ def finish_if_complete(submission_id: int) -> None:
         have = {(r.workload, r.backend) for r in results}
         if not expected <= have:
             return
-        sub.tasks_done = len(have & expected)
-        sub.summary = {b: scoring.breakdown([r.record for r in results if r.backend == b]) for b in sub.backends}
-        sub.state = Submission.State.FINISHED
-        sub.finished_at = timezone.now()
-        sub.save()
+        sub.finish(tasks_done=len(have & expected),
+                   summary={b: scoring.breakdown([r.record for r in results if r.backend == b]) for b in sub.backends})

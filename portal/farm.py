@@ -20,17 +20,16 @@ import logging
 from django.conf import settings
 from django.db import IntegrityError
 from django.db.models import F
-from django.utils import timezone
 
 from evaluator.backends import get_builder
 from evaluator.harness.protocol import Protocol
 from evaluator.pipeline import Artifact, Builder, Candidate, Pipeline
 from evaluator.records import TaskResult
 from evaluator.suite.spec import WorkloadSpec
-from leaderboard import aggregates
-from leaderboard.slices import track_tasks
 from portal import evaluation, jobs
 from portal.models import Blob, Build, Result, Submission
+from portal.signals import results_landed
+from portal.tracks import track_tasks
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +56,9 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
     if sub is None or sub.state in (Submission.State.CANCELLED, Submission.State.FAILED):
         return
     if track == Result.PUBLIC:
-        Submission.objects.filter(pk=sub.pk, started_at__isnull=True).update(started_at=timezone.now())
-        Submission.objects.filter(pk=sub.pk, state=Submission.State.QUEUED).update(state=Submission.State.RUNNING)
+        sub.start()
     else:
-        V = Submission.Verification
-        Submission.objects.filter(pk=sub.pk, verification=V.QUEUED).update(verification=V.RUNNING)
+        sub.start_verification()
     try:
         bundle = evaluation.stored_bundle(sub)
         builder = Builder(get_builder(backend, settings.EKB_BUILD_TARGETS.get(backend)))
@@ -72,7 +69,7 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
             for w in track_tasks(track):
                 if w.id in built:
                     continue
-                if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                if sub.is_cancelled():
                     return
                 e = bundle.entry_for(w, backend)
                 artifact, record = builder.build(w, Candidate.of(e, w))
@@ -108,7 +105,7 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
             for b in Build.objects.filter(submission=sub, backend=backend, track=track).order_by("workload"):
                 if b.workload in done:
                     continue
-                if Submission.objects.filter(pk=sub.pk, state=Submission.State.CANCELLED).exists():
+                if sub.is_cancelled():
                     return
                 record = TaskResult.from_json(b.record)
                 if not b.failed:
@@ -134,7 +131,7 @@ def land_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -
     Runs where the suite is (the boards' slices are made of its workloads)."""
     results = Result.objects.filter(submission_id=submission_id, backend=backend, track=track)
     try:
-        aggregates.results_landed(results)
+        results_landed.send(sender=Result, results=results)
     except Exception:  # noqa: BLE001 - the results are stored; `manage.py rebuild_boards` catches up
         log.exception("refreshing the boards after submission %s on %s failed", submission_id, backend)
     evaluation.finish_track(submission_id, track)

@@ -1,11 +1,20 @@
 """Where evaluation jobs run: Celery (one queue per backend) or, in the embedded default, a
-worker thread inside this process."""
+worker thread inside this process.
+
+Jobs are sent by their task names (``portal.tasks``), never by importing the functions they run:
+the job code (evaluation, farm) queues the next job through this module, so importing it back
+would close a cycle."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from celery import current_app
 from django.conf import settings
+
+from evaluator.vocabulary import Track
+
+EVALUATE, BUILD, MEASURE, LAND = "portal.evaluate", "portal.build", "portal.measure", "portal.land"
 
 _local = None
 
@@ -20,26 +29,26 @@ def build_queue_for(backend: str) -> str:
 
 def _args(submission_id: int, backend: str, track: str) -> tuple:
     """A job's arguments: the track only when it is not the default (older jobs' shape)."""
-    return (submission_id, backend) + ((track,) if track != "public" else ())
+    return (submission_id, backend) + ((track,) if track != Track.PUBLIC else ())
 
 
-def dispatch(submission_id: int, backend: str, track: str = "public", *, kind: str = "bundle") -> None:
+def _send(task: str, args: tuple, queue: str) -> None:
+    """Queue the job named ``task`` on ``queue``; in the embedded mode, run it on the local
+    worker thread (the task registry has it: ``PortalConfig.ready`` loads ``portal.tasks``)."""
+    if settings.EKB_INPROCESS_WORKER:
+        _local_submit(current_app.tasks[task], *args)
+    else:
+        current_app.send_task(task, args, queue=queue)
+
+
+def dispatch(submission_id: int, backend: str, track: str = Track.PUBLIC, *, kind: str = "bundle") -> None:
     """Queue a submission's evaluation on one backend: with the compile farm on, a bundle's
     build job (its measurement is queued when the build is done); else one job doing both."""
     args = _args(submission_id, backend, track)
-    farm = settings.EKB_COMPILE_FARM and kind == "bundle"
-    if settings.EKB_INPROCESS_WORKER:
-        from portal.evaluation import evaluate_backend
-        from portal.farm import build_backend
-
-        _local_submit(build_backend if farm else evaluate_backend, *args)
-        return
-    from portal.tasks import build, evaluate
-
-    if farm:
-        build.apply_async(args, queue=build_queue_for(backend))
+    if settings.EKB_COMPILE_FARM and kind == "bundle":
+        _send(BUILD, args, build_queue_for(backend))
     else:
-        evaluate.apply_async(args, queue=queue_for(backend))
+        _send(EVALUATE, args, queue_for(backend))
 
 
 def _local_submit(fn, *args) -> None:
@@ -49,42 +58,24 @@ def _local_submit(fn, *args) -> None:
     _local.submit(fn, *args)  # after the job that queued it, on the same thread
 
 
-def dispatch_measure(submission_id: int, backend: str, track: str = "public") -> None:
+def dispatch_measure(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:
     """Queue the measurement of a built submission on the machines that have the device."""
-    args = _args(submission_id, backend, track)
-    if settings.EKB_INPROCESS_WORKER:
-        from portal.farm import measure_backend
-
-        _local_submit(measure_backend, *args)
-        return
-    from portal.tasks import measure
-
-    measure.apply_async(args, queue=queue_for(backend))
+    _send(MEASURE, _args(submission_id, backend, track), queue_for(backend))
 
 
-def dispatch_land(submission_id: int, backend: str, track: str = "public") -> None:
+def dispatch_land(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:
     """Queue the announcement of a measured submission's results where the suite is: the boards'
     slices are the suite's, and a measurement machine has TVM's runtime only (a build queue)."""
-    args = _args(submission_id, backend, track)
-    if settings.EKB_INPROCESS_WORKER:
-        from portal.farm import land_backend
-
-        _local_submit(land_backend, *args)
-        return
-    from portal.tasks import land
-
-    land.apply_async(args, queue=build_queue_for(backend))
+    _send(LAND, _args(submission_id, backend, track), build_queue_for(backend))
 
 
 def queue_depth(backend: str) -> int | None:
     """Jobs waiting on a backend's queue: the broker's list length (Redis), or the local
     worker's backlog in the embedded mode."""
     if settings.EKB_INPROCESS_WORKER:
-        return _local._work_queue.qsize() if _local is not None else 0
-    from portal.celery import app
-
+        return _local._work_queue.qsize() if _local is not None else 0  # noqa: SLF001 - the executor's queue
     try:
-        with app.connection_for_read() as conn:
+        with current_app.connection_for_read() as conn:
             return conn.default_channel.client.llen(queue_for(backend))
     except Exception:  # noqa: BLE001 - a broker that does not answer has no known depth
         return None

@@ -14,7 +14,11 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 
-from evaluator import records
+from evaluator import records, scoring, suite
+from evaluator.vocabulary import Status, Track, choices
+from portal.keys import decrypt, encrypt
+from portal.signals import result_landed
+from portal.tracks import track_tasks
 
 
 class Submission(models.Model):
@@ -73,6 +77,85 @@ class Submission(models.Model):
     def visible_to(self, user) -> bool:
         return self.public or (user.is_authenticated and (user.pk == self.owner_id or user.is_staff))
 
+    # State transitions. Each is one conditional UPDATE, so two workers racing on a submission
+    # cannot move it out of a state the other has already left; each returns whether it moved,
+    # and mirrors what it wrote onto this instance.
+
+    def _transition(self, allowed, **fields) -> bool:
+        """Write ``fields`` where the row is still in one of the ``allowed`` states (None: any)."""
+        rows = Submission.objects.filter(pk=self.pk)
+        if allowed is not None:
+            rows = rows.filter(state__in=allowed)
+        moved = bool(rows.update(**fields))
+        if moved:
+            for name, value in fields.items():
+                setattr(self, name, value)
+        return moved
+
+    def start(self) -> bool:
+        """A job begins: the first one stamps ``started_at``; a queued submission is running."""
+        now = timezone.now()
+        # started_at is stamped independently of the state: a redelivered job of a running
+        # submission that somehow lacks one still gets it, as before
+        if Submission.objects.filter(pk=self.pk, started_at__isnull=True).update(started_at=now):
+            self.started_at = now
+        return self._transition([self.State.QUEUED], state=self.State.RUNNING)
+
+    def fail(self, error: str) -> bool:
+        """The evaluation could not go on: failed, with the reason the submitter sees. A
+        submission already finished, failed or cancelled keeps its outcome."""
+        return self._transition([self.State.QUEUED, self.State.RUNNING], state=self.State.FAILED,
+                                error=str(error)[:4000], finished_at=timezone.now())
+
+    def finish(self, *, tasks_done: int, summary: dict) -> bool:
+        """Every task has a result: finished, with its per-backend summary. Not over a terminal
+        state (a cancelled submission stays cancelled)."""
+        return self._transition([self.State.QUEUED, self.State.RUNNING], state=self.State.FINISHED,
+                                tasks_done=tasks_done, summary=summary, finished_at=timezone.now())
+
+    def cancel(self) -> bool:
+        """Stop a queued or running submission: its jobs see the state between tasks and stop."""
+        return self._transition([self.State.QUEUED, self.State.RUNNING], state=self.State.CANCELLED,
+                                finished_at=timezone.now())
+
+    def is_cancelled(self) -> bool:
+        """Whether the submission has been cancelled since this instance was read (the row's state):
+        a running job asks between tasks."""
+        return Submission.objects.filter(pk=self.pk, state=self.State.CANCELLED).exists()
+
+    # The verified run's own transitions (``verification``), independent of ``state``.
+
+    def _verification_transition(self, allowed, **fields) -> bool:
+        rows = Submission.objects.filter(pk=self.pk)
+        if allowed is not None:
+            rows = rows.filter(verification__in=allowed)
+        moved = bool(rows.update(**fields))
+        if moved:
+            for name, value in fields.items():
+                setattr(self, name, value)
+        return moved
+
+    def queue_verification(self) -> bool:
+        """Queue a verified run (whatever an earlier one ended as); its time is cleared."""
+        return self._verification_transition(None, verification=self.Verification.QUEUED, verified_at=None)
+
+    def start_verification(self) -> bool:
+        """A verified run's job begins: a queued verification is running."""
+        V = self.Verification
+        return self._verification_transition([V.QUEUED], verification=V.RUNNING)
+
+    def fail_verification(self) -> bool:
+        """A verified run's job could not go on. Staff see the state; no reason is stored (it may
+        name held-out workloads). A finished verification keeps its outcome."""
+        V = self.Verification
+        return self._verification_transition([V.QUEUED, V.RUNNING], verification=V.FAILED)
+
+    def finish_verification(self) -> bool:
+        """Every verified task has a result: the verification is finished, once."""
+        V = self.Verification
+        return self._verification_transition([V.NONE, V.QUEUED, V.RUNNING, V.FAILED], verification=V.FINISHED,
+                                             verified_at=timezone.now())
+
 
 class Result(models.Model):
     """The evaluator's TaskResult for one submission × workload × backend × track.
@@ -84,25 +167,28 @@ class Result(models.Model):
 
     A ``suspect`` result (correct outputs, a timing the harness cannot stand behind; the why is
     in ``reason``) is never ranked until staff review it: :meth:`clear_suspect` (the timing is
-    genuine: ``correct``) or :meth:`mark_hacked` (``hacked``, ranked as wrong). Both refresh the
-    board rows the result is in.
+    genuine: ``correct``) or :meth:`mark_hacked` (``hacked``, ranked as wrong). Both announce the
+    result again (``signals.result_landed``), so the board rows it is in are refreshed.
     """
 
-    PUBLIC, VERIFIED = "public", "verified"
-    TRACKS = (PUBLIC, VERIFIED)
-    STATUS_CHOICES = [(s, s.replace("_", " ")) for s in records.STATUSES]
+    # The vocabulary's words under the names the code has always used
+    PUBLIC, VERIFIED = Track.PUBLIC, Track.VERIFIED
+    TRACKS = tuple(Track)
+    STATUS_CHOICES = choices(Status)
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
     workload = models.CharField(max_length=200)
     backend = models.CharField(max_length=80)
     device = models.CharField(max_length=200, blank=True)
-    track = models.CharField(max_length=10, default=PUBLIC)
+    track = models.CharField(max_length=10, default=PUBLIC, choices=choices(Track))
     status = models.CharField(max_length=20, db_index=True, choices=STATUS_CHOICES)
     reason = models.TextField(blank=True)
     level = models.CharField(max_length=4)
     domains = models.JSONField(default=list)
     hidden = models.BooleanField(default=False)
+    # one column per baseline (``Baseline``): the speedup against it, None where it was not timed
     speedup_tvm_default = models.FloatField(null=True)
+    speedup_tvm_tuned = models.FloatField(null=True)
     speedup_vendor = models.FloatField(null=True)
     time_s = models.FloatField(null=True)
     roofline_fraction = models.FloatField(null=True)
@@ -142,17 +228,13 @@ class Result(models.Model):
             locked.save(update_fields=["status", "record"])
             self.status, self.record = locked.status, locked.record
             self._refresh_submission_summary()
-        from leaderboard import aggregates
-
-        # The same refresh a landing result gets: its submission's rows and, once correct, the
-        # baseline timings it carries.
-        aggregates.result_landed(self)
+        # The same announcement a landing result gets: the boards refresh its submission's rows
+        # and, once correct, the baseline timings it carries.
+        result_landed.send(sender=Result, result=self)
 
     def _refresh_submission_summary(self) -> None:
         """Rescore the finished submission's stored summary of this backend (public results, as
         the evaluation computed it) so it agrees with the reviewed status."""
-        from evaluator import scoring
-
         if self.track != self.PUBLIC:
             return
         sub = Submission.objects.select_for_update().get(pk=self.submission_id)
@@ -193,22 +275,15 @@ class Endpoint(models.Model):
         return bool(self.api_key_encrypted)
 
     def set_api_key(self, plain: str) -> None:
-        from portal.keys import encrypt
-
         self.api_key_encrypted = encrypt(plain)
 
     def api_key(self) -> str:
         """The decrypted key: for the worker's endpoint client only."""
-        from portal.keys import decrypt
-
         return decrypt(self.api_key_encrypted)
 
     def workloads(self) -> list:
         """The tasks chosen at submission, else every public task this deployment serves."""
-        from evaluator import suite
-        from leaderboard.slices import track_tasks
-
-        return suite.select(self.tasks) if self.tasks else track_tasks("public")
+        return suite.select(self.tasks) if self.tasks else track_tasks(Track.PUBLIC)
 
 
 class Worker(models.Model):
@@ -271,7 +346,7 @@ class Build(models.Model):
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="builds")
     workload = models.CharField(max_length=200)
     backend = models.CharField(max_length=80)
-    track = models.CharField(max_length=10, default="public")
+    track = models.CharField(max_length=10, default=Track.PUBLIC, choices=choices(Track))
     candidate = models.JSONField(null=True)  # [[file name, digest], ...]; None: the build failed
     baselines = models.JSONField(default=dict)  # role -> [[file name, digest], ...]
     record = models.JSONField(default=dict)

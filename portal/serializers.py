@@ -6,7 +6,11 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from evaluator.agents.prompts import CURRENT
+from evaluator.vocabulary import Baseline
+from portal.endpoints import create_endpoint_submission
 from portal.models import Result, Submission
+from portal.signals import answers, submission_generalisation
 from portal.submissions import create_submission
 
 
@@ -51,9 +55,6 @@ class EndpointCreateSerializer(serializers.Serializer):
     backends = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=16)
 
     def create(self, validated):
-        from evaluator.agents.prompts import CURRENT
-        from portal.endpoints import create_endpoint_submission
-
         try:
             return create_endpoint_submission(
                 self.context["request"].user, url=validated["url"], model=validated["model"],
@@ -99,8 +100,8 @@ class ResultSerializer(serializers.ModelSerializer):
 
     def get_speedup(self, r: Result) -> dict[str, float | None]:
         # every baseline the run timed (tvm-tuned where a tuning record exists)
-        return {"tvm-default": r.speedup_tvm_default, "vendor": r.speedup_vendor,
-                **{k: v for k, v in (r.record.get("speedup") or {}).items() if k not in ("tvm-default", "vendor")}}
+        columns = {Baseline.TVM_DEFAULT: r.speedup_tvm_default, Baseline.VENDOR: r.speedup_vendor}
+        return {**columns, **{k: v for k, v in (r.record.get("speedup") or {}).items() if k not in columns}}
 
     def get_trace_steps(self, r: Result) -> int:
         return len(r.record.get("trace") or [])
@@ -147,16 +148,10 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(GeneralisationSerializer(many=True))
     def get_generalisation(self, s: Submission) -> list[dict]:
-        from leaderboard.models import BoardEntry
-        from leaderboard.ranking import NO_GENERALISATION
-
         if s.verification != Submission.Verification.FINISHED:
             return []
-        # only the key of the stored whole-board rows, not their metrics
-        rows = (BoardEntry.objects.filter(submission=s, track=Result.VERIFIED, slice="")
-                .order_by("board__backend", "board__device")
-                .values_list("board__backend", "board__device", "metrics__generalisation"))
-        return [{"backend": b, "device": d, **(g or NO_GENERALISATION)} for b, d, g in rows]
+        # per board, from the stored verified rows (the leaderboard's answer)
+        return answers(submission_generalisation, Submission, submission=s)
 
     def get_progress(self, s: Submission) -> dict[str, int]:
         return {"done": s.tasks_done, "total": s.tasks_total}

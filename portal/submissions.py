@@ -7,11 +7,15 @@ import hashlib
 import os
 import tempfile
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 
+from evaluator import suite
 from evaluator.formats.bundle import BundleError, Limits, load_bundle
+from evaluator.vocabulary import Track
+from portal import jobs
 from portal.models import Blob, Submission
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
@@ -60,10 +64,6 @@ def backends_for(bundle, requested: list[str] | None, available: list[str]) -> l
 
 def create_submission(owner, upload, *, name: str = "", description: str = "", public: bool = True,
                       backends: list[str] | None = None, enqueue: bool = True) -> Submission:
-    from django.conf import settings
-
-    from evaluator import suite
-
     data, suffix, bundle = validate_upload(upload)
     chosen = backends_for(bundle, backends, settings.EKB_BACKENDS)
     sha = hashlib.sha256(data).hexdigest()
@@ -81,8 +81,6 @@ def create_submission(owner, upload, *, name: str = "", description: str = "", p
 
 
 def enqueue_jobs(sub: Submission) -> None:
-    from portal import jobs
-
     for backend in sub.backends:
         jobs.dispatch(sub.pk, backend, kind=sub.kind)
 
@@ -95,14 +93,11 @@ def request_verification(sub: Submission) -> Submission:
     if sub.verification in (Submission.Verification.QUEUED, Submission.Verification.RUNNING):
         raise ValidationError(f"submission {sub.pk} is already being verified")
     with transaction.atomic():
-        Submission.objects.filter(pk=sub.pk).update(verification=Submission.Verification.QUEUED, verified_at=None)
-        sub.verification = Submission.Verification.QUEUED
+        sub.queue_verification()
 
         def enqueue() -> None:
-            from portal import jobs
-
             for backend in sub.backends:
-                jobs.dispatch(sub.pk, backend, "verified", kind=sub.kind)
+                jobs.dispatch(sub.pk, backend, Track.VERIFIED, kind=sub.kind)
 
         transaction.on_commit(enqueue)
     return sub

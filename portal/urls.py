@@ -1,37 +1,15 @@
-from django.contrib import admin
-from django.contrib.auth import views as auth_views
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
+"""The portal's pages (namespace ``portal``); the root URLconf (``config.urls``) includes them
+and routes the portal's API views."""
 
-from leaderboard import api as leaderboard_api
-from portal import api, views
+from django.urls import path
 
-router = DefaultRouter()
-router.register("submissions", api.SubmissionViewSet, basename="submission")
-router.register("tasks", api.TaskViewSet, basename="task")
+from portal import views
 
-portal_urls = ([
+app_name = "portal"
+urlpatterns = [
     path("submit/", views.submit, name="submit"),
     path("submit/endpoint/", views.submit_endpoint, name="submit-endpoint"),
     path("submissions/<int:pk>/", views.submission, name="submission"),
     path("submissions/<int:pk>/verify/", views.verify, name="verify"),
     path("account/token/", views.token, name="token"),
-], "portal")
-
-urlpatterns = [
-    path("", include("leaderboard.urls")),
-    path("", include(portal_urls)),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("admin/", admin.site.urls),
-    path("api/v1/", include(router.urls)),
-    path("api/v1/leaderboard/", leaderboard_api.LeaderboardView.as_view(), name="api-leaderboard"),
-    path("api/v1/leaderboard/export.<str:fmt>", leaderboard_api.ExportView.as_view(), name="api-leaderboard-export"),
-    path("api/v1/leaderboard/boards/", leaderboard_api.BoardsView.as_view(), name="api-leaderboard-boards"),
-    path("api/v1/leaderboard/matrix/", leaderboard_api.MatrixView.as_view(), name="api-leaderboard-matrix"),
-    path("api/v1/backends/", api.BackendsView.as_view(), name="api-backends"),
-    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

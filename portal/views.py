@@ -14,9 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
-from evaluator import records, suite
+from evaluator import records
+from evaluator.vocabulary import Baseline
+from portal.endpoints import create_endpoint_submission
 from portal.forms import EndpointSubmissionForm, SubmissionForm
 from portal.models import Result, Submission
+from portal.signals import answers, submission_boards
 from portal.submissions import create_submission, request_verification
 
 
@@ -54,53 +57,9 @@ def failure_groups(results) -> list[dict]:
                   key=lambda g: (-g["count"], g["status"]))
 
 
-def _board_summaries(sub: Submission) -> list[dict]:
-    """This submission's stored board entries (the ranking function's output): per board and
-    track, the whole board and each level and domain."""
-    from leaderboard.models import BoardEntry
-    from leaderboard.ranking import BASELINES
-    from leaderboard.slices import Slice
-
-    wanted = {"": None} | {Slice(level=lv).key: ("level", lv) for lv in suite.LEVELS} | \
-             {Slice(domain=d).key: ("domain", d) for d in suite.DOMAINS}
-    out: dict[tuple, dict] = {}
-    for e in (BoardEntry.objects.filter(submission=sub, slice__in=list(wanted)).select_related("board")
-              .order_by("board__backend", "board__device", "track")):
-        g = out.setdefault((e.board_id, e.track), {"board": e.board, "track": e.track, "all": None, "parts": []})
-        if e.slice == "":
-            g["all"] = e.metrics
-            g["baselines"] = [(b, e.metrics["baselines"][b]) for b in BASELINES
-                              if b == "tvm-default" or e.metrics["baselines"][b]["geomean_correct"] is not None]
-        else:
-            kind, value = wanted[e.slice]
-            g["parts"].append({"kind": kind, "value": value, "m": e.metrics})
-    for g in out.values():
-        g["parts"].sort(key=lambda p: (p["kind"] != "level", p["value"]))
-    groups = [g for g in out.values() if g["all"] is not None]
-    _attach_generalisation(sub, groups)
-    return groups
-
-
-def _attach_generalisation(sub: Submission, groups: list[dict]) -> None:
-    """Each board's generalisation (shares and a count only): a verified summary's own, and on
-    the public summary of the same board that of the finished verified run (none before one)."""
-    from leaderboard.ranking import NO_GENERALISATION
-
-    verified = {g["board"].pk: g["all"].get("generalisation") or NO_GENERALISATION
-                for g in groups if g["track"] == Result.VERIFIED}
-    finished = sub.verification == Submission.Verification.FINISHED
-    for g in groups:
-        if g["track"] == Result.VERIFIED:
-            g["generalisation"] = verified[g["board"].pk]
-        else:
-            g["generalisation"] = verified.get(g["board"].pk, NO_GENERALISATION) if finished else NO_GENERALISATION
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def submit_endpoint(request: HttpRequest) -> HttpResponse:
-    from portal.endpoints import create_endpoint_submission
-
     form = EndpointSubmissionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -123,13 +82,14 @@ def submission(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such submission")
     results = list(sub.results.filter(hidden=False, track=Result.PUBLIC).order_by("backend", "workload"))
     groups = failure_groups(results)
-    measured = [b for b in ("tvm-default", "vendor", "tvm-tuned")
-                if b == "tvm-default" or any((r.record.get("speedup") or {}).get(b) for r in results)]
+    measured = [b for b in (Baseline.TVM_DEFAULT, Baseline.VENDOR, Baseline.TVM_TUNED)
+                if b == Baseline.TVM_DEFAULT or any((r.record.get("speedup") or {}).get(b) for r in results)]
     for r in results:
         spd = r.record.get("speedup") or {}
         r.speedups = [spd.get(b) for b in measured]
         r.has_trace = bool(r.record.get("trace"))
-    boards = _board_summaries(sub)
+    # per board and track, the submission's board summaries (the leaderboard's answer)
+    boards = answers(submission_boards, Submission, submission=sub)
     return render(request, "portal/submission.html", {
         "sub": sub, "results": results, "failure_groups": groups, "measured": measured,
         "failures": [(g["status"], g["count"]) for g in groups],

@@ -81,8 +81,9 @@ def start_tracker() -> tuple[Service, int]:
     return svc, port
 
 
-def board_sandbox() -> tuple[list[str], object] | None:
-    """The bubblewrap prefix and cgroup a board runs in, or None where there is no sandbox."""
+def board_sandbox(binds: tuple[str, ...] = ()) -> tuple[list[str], object] | None:
+    """The bubblewrap prefix and cgroup a board runs in, or None where there is no sandbox;
+    ``binds``: more paths it sees read-only (an emulated board's aarch64 tree)."""
     from evaluator.sandbox import probe
     from evaluator.sandbox.cgroup import Cgroup
 
@@ -96,7 +97,7 @@ def board_sandbox() -> tuple[list[str], object] | None:
         if Path("/usr", name).exists():
             args += ["--symlink", f"usr/{name}", f"/{name}"]
     args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache", "--tmpfs", "/tmp"]
-    for p in dict.fromkeys([sys.base_prefix, sys.prefix, str(BOARD_SCRIPT)]):
+    for p in dict.fromkeys([sys.base_prefix, sys.prefix, str(BOARD_SCRIPT), *binds]):
         args += ["--ro-bind", p, p]
     args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp", "--clearenv",
              "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
@@ -105,19 +106,22 @@ def board_sandbox() -> tuple[list[str], object] | None:
     return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args], group
 
 
-def start_board(tracker_port: int, key: str) -> tuple[Service, bool]:
+def start_board(tracker_port: int, key: str, python: str = sys.executable, binds: tuple[str, ...] = (),
+                timeout: float = 30) -> tuple[Service, bool]:
     """A board (``examples/rpc_board.py``: TVM's ``rpc_server``, restarted when it stops
-    serving) registered under ``key``; returns it and whether it is sandboxed."""
+    serving) registered under ``key``, run by ``python`` (another machine's Python under
+    qemu-user: ``evaluator.boards.qemu_aarch64``, whose tree is in ``binds``); returns it and
+    whether it is sandboxed."""
     port = free_port()
-    argv = [sys.executable, str(BOARD_SCRIPT), "--host", HOST, "--port", str(port),
+    argv = [python, str(BOARD_SCRIPT), "--host", HOST, "--port", str(port),
             "--port-end", str(port + 1), "--tracker", f"{HOST}:{tracker_port}", "--key", key]
-    box = board_sandbox()
+    box = board_sandbox(binds)
     if box is None:
         svc = Service(f"board {key}", argv)
     else:
         prefix, group = box
         svc = Service(f"board {key}", prefix + argv, env={"PATH": "/usr/bin:/bin"}, group=group)
-    wait_until(lambda: key in Tracker(HOST, tracker_port).boards(), 30, f"board {key!r} registering", svc)
+    wait_until(lambda: key in Tracker(HOST, tracker_port).boards(), timeout, f"board {key!r} registering", svc)
     return svc, box is not None
 
 

@@ -249,7 +249,8 @@ class ChatClient:
             raise bad("the reply is not a JSON object")
         if isinstance(doc.get("error"), (dict, str)):
             err = doc["error"]
-            raise bad(f"the endpoint returned an error ({str(err.get('message', '') if isinstance(err, dict) else err)[:200]})")
+            message = err.get("message", "") if isinstance(err, dict) else err
+            raise bad(f"the endpoint returned an error ({str(message)[:200]})")
         choices = doc.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise bad("the reply has no choices")

@@ -97,7 +97,7 @@ def layer_edit(text: str, layer: str) -> LayerEdit:
             problems.append(f"the reply edits the {doc.get('layer')!r} layer; the {layer!r} layer was asked for")
             continue
         steps = doc.get("steps", [])
-        errors = [f"step {i}: {m}" for i, s in enumerate(steps, 1) for m in layered_trace._check_step(layer, s)]
+        errors = [f"step {i}: {m}" for i, s in enumerate(steps, 1) for m in layered_trace._check_step(layer, s)]  # noqa: SLF001 - the trace's own checker
         if len(steps) > layered_trace.MAX_STEPS:
             errors.append(f"{len(steps)} steps; the limit is {layered_trace.MAX_STEPS}")
         if errors:

@@ -33,6 +33,7 @@ from evaluator.agents.trace import Turn
 from evaluator.ir.layered_trace import LAYERS
 from evaluator.pipeline import Candidate
 from evaluator.records import TaskResult
+from evaluator.vocabulary import Baseline
 
 MODES = ("direct", "agent", "layered")
 Evaluate = Callable[[Candidate], TaskResult]
@@ -43,7 +44,7 @@ def _better(r: TaskResult, than: TaskResult | None) -> bool:
         return False
     if than is None:
         return True
-    a, b = r.speedup.get("tvm-default"), than.speedup.get("tvm-default")
+    a, b = r.speedup.get(Baseline.TVM_DEFAULT), than.speedup.get(Baseline.TVM_DEFAULT)
     if a is not None and b is not None:
         return a > b
     return r.times["candidate"].median_s < than.times["candidate"].median_s
@@ -52,7 +53,7 @@ def _better(r: TaskResult, than: TaskResult | None) -> bool:
 def _best_text(best: TaskResult | None, n: int | None) -> str:
     if best is None:
         return "none correct yet"
-    spd = best.speedup.get("tvm-default")
+    spd = best.speedup.get(Baseline.TVM_DEFAULT)
     return (f"candidate {n}, {best.times['candidate'].median_s * 1e3:.4f} ms"
             + (f" ({spd:.3f}× tvm-default)" if spd else ""))
 
@@ -208,7 +209,7 @@ def _direct(run: _Run, base: TaskResult, messages: list[dict]) -> TaskResult:
             run.measured += 1  # a sample is a sample: it is spent whether it held a kernel or not
         else:
             r = run.measure(turn, Candidate(k.format, k.source))
-            samples.append({"sample": i + 1, "status": r.status, "speedup": r.speedup.get("tvm-default")})
+            samples.append({"sample": i + 1, "status": r.status, "speedup": r.speedup.get(Baseline.TVM_DEFAULT)})
             if i == 0:
                 first = r
         if i == 0:

@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass
 
 from evaluator.ir import layered_trace
+from evaluator.vocabulary import BackendKind, Baseline, Status
 
 CURRENT = "ekb-prompt/1"
 MAX_SCRIPT_CHARS = 60_000
@@ -106,12 +107,13 @@ Reply with exactly one fenced code block in the required format.""",
 TEMPLATES: dict[str, dict[str, str]] = {"ekb-prompt/1": _V1}
 
 _CONSTRAINTS = {
-    "cpu-llvm": ("CPU through LLVM; no GPU thread binding (`bind`); `parallel` spreads a loop over the "
-                 "{cores} cores; `vectorize` maps to SIMD (keep the vectorised loop contiguous in "
-                 "memory and its extent a multiple of the vector width); `local` scope means a "
-                 "per-thread buffer (registers or stack)."),
-    "opencl": "OpenCL device: bind loops to blockIdx/threadIdx; shared memory is `shared`, registers `local`.",
-    "cuda": "CUDA GPU: bind loops to blockIdx/threadIdx; shared memory is `shared`, registers `local`.",
+    BackendKind.CPU_LLVM: ("CPU through LLVM; no GPU thread binding (`bind`); `parallel` spreads a loop over the "
+                           "{cores} cores; `vectorize` maps to SIMD (keep the vectorised loop contiguous in "
+                           "memory and its extent a multiple of the vector width); `local` scope means a "
+                           "per-thread buffer (registers or stack)."),
+    BackendKind.OPENCL: ("OpenCL device: bind loops to blockIdx/threadIdx; shared memory is `shared`, "
+                         "registers `local`."),
+    BackendKind.CUDA: "CUDA GPU: bind loops to blockIdx/threadIdx; shared memory is `shared`, registers `local`.",
 }
 
 
@@ -171,14 +173,14 @@ class PromptSet:
         res = {"candidate": n, "status": result.status}
         if result.correct:
             ms = result.times["candidate"].median_s * 1e3
-            base = result.times.get("tvm-default")
-            spd = result.speedup.get("tvm-default")
+            base = result.times.get(Baseline.TVM_DEFAULT)
+            spd = result.speedup.get(Baseline.TVM_DEFAULT)
             headline = f"correct; {ms:.4f} ms" + (f", {spd:.3f}× tvm-default" if spd else "")
             detail = (f"tvm-default takes {base.median_s * 1e3:.4f} ms." if base else "")
             res.update(time_ms=round(ms, 6), speedup=round(spd, 4) if spd else None)
         else:
-            headline = {"compile_error": "did not compile", "wrong_result": "wrong result",
-                        "runtime_error": "failed at run time", "timeout": "timed out"}.get(
+            headline = {Status.COMPILE_ERROR: "did not compile", Status.WRONG_RESULT: "wrong result",
+                        Status.RUNTIME_ERROR: "failed at run time", Status.TIMEOUT: "timed out"}.get(
                 result.status, result.status)
             detail = result.reason[:3000]
             res["reason"] = result.reason[:300]

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from evaluator.vocabulary import Baseline
+
 LIMITS = {"prompt": 100_000, "reply": 100_000, "kernel": 200_000, "note": 2000, "change": 2000}
 
 
@@ -66,7 +68,7 @@ class Turn:
         self.extra["steps_s"] = {k: round(v, 3) for k, v in result.steps_s.items()}
         if result.correct and "candidate" in result.times:
             self.latency_ms = result.times["candidate"].median_s * 1e3
-            self.speedup = result.speedup.get("tvm-default")
+            self.speedup = result.speedup.get(Baseline.TVM_DEFAULT)
 
     def to_json(self) -> dict:
         d = asdict(self)

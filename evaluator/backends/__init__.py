@@ -8,11 +8,12 @@ from evaluator.backends.cpu_llvm import CpuLlvm
 from evaluator.backends.cuda import Cuda
 from evaluator.backends.opencl import OpenCL
 from evaluator.backends.rpc import KEY_RE as RPC_KEY_RE
+from evaluator.vocabulary import BackendKind
 
 __all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "get_builder",
            "infos", "name_problem"]
 
-BACKENDS: dict[str, type[Backend]] = {"cpu-llvm": CpuLlvm, "opencl": OpenCL, "cuda": Cuda}
+BACKENDS: dict[str, type[Backend]] = {BackendKind.CPU_LLVM: CpuLlvm, BackendKind.OPENCL: OpenCL, BackendKind.CUDA: Cuda}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
 PLANNED: dict[str, str] = {}
 

@@ -26,6 +26,9 @@ class BackendInfo:
     device: str  # human-readable device identity (CPU model, GPU name, board)
     arch: str  # ISA/arch the code is built for
     target: dict = field(default_factory=dict)  # the TVM target, as JSON
+    # the device is emulated (qemu-user): results are real, times are the emulator's and never
+    # ranked (evaluator.boards)
+    emulated: bool = False
 
     def to_json(self) -> dict:
         return asdict(self)

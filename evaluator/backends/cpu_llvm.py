@@ -11,6 +11,7 @@ import platform
 from functools import cache
 
 from evaluator.backends.base import Backend, BackendInfo, Kernel
+from evaluator.vocabulary import BackendKind
 
 # x86-64 micro-architecture levels (the psABI's): the highest level whose flags the host has.
 _X86_LEVELS = [
@@ -77,7 +78,7 @@ class _CpuKernel(Kernel):
 
 
 class CpuLlvm(Backend):
-    name = "cpu-llvm"
+    name = BackendKind.CPU_LLVM
     host_memory = True
     max_slots = 1024  # zero-copy views of the arena: a slot costs nothing to set up
 

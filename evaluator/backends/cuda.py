@@ -32,6 +32,7 @@ from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Ke
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.sandbox import DevicePaths, driver_library_dirs, nvidia_device_nodes
+from evaluator.vocabulary import BackendKind
 
 RAW_FORMAT = "edgekernelbench/cuda-source-artifact"
 MAX_EVENTS = 1 << 17  # event pairs kept per clock (one per call of the largest timed batch)
@@ -103,7 +104,7 @@ def _runtime(arch: str) -> None:
     if "tvm_runtime_cuda" not in _LOADED_LIBS:
         from tvm_ffi.libinfo import load_lib_ctypes
 
-        lib_dir = Path(_LOADED_LIBS["tvm_runtime"]._name).resolve().parent
+        lib_dir = Path(_LOADED_LIBS["tvm_runtime"]._name).resolve().parent  # noqa: SLF001 - ctypes' path
         _LOADED_LIBS["tvm_runtime_cuda"] = load_lib_ctypes(
             package="tvm", target_name="tvm_runtime_cuda", extra_lib_paths=[lib_dir], mode="RTLD_LOCAL")
 
@@ -383,7 +384,7 @@ class Cuda(Backend):
     """``arch``/``host``: build for that GPU arch and host target without asking the driver (a
     build machine without a GPU, building for a measurement machine)."""
 
-    name = "cuda"
+    name = BackendKind.CUDA
     vendor_baseline = False  # NumPy on the host is no GPU library; PyTorch is (vendor_spec)
     baseline = Dlight("cuda")
 

@@ -51,7 +51,7 @@ def measure_cpu() -> dict:
     wall = _best(lambda: np.matmul(a, b, out=c), repeats=10)
     per_core = _best_cpu(lambda: np.matmul(a, b, out=c), repeats=10)
     flops = 2 * n**3 / min(wall, per_core)
-    # Tasks are timed warm (DESIGN.md's protocol), so their data mostly sits in cache: the
+    # Tasks are timed warm (docs/measurement.md), so their data mostly sits in cache: the
     # bandwidth roof is the best of an in-cache and a DRAM-sized copy, not DRAM alone.
     bws = {}
     for label, n in (("dram", 32 << 20), ("cache", 256 << 10)):  # 128 MiB and 1 MiB

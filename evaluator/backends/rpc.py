@@ -10,6 +10,10 @@ Settings (environment of the evaluating process):
   The target is configured rather than asked for: TVM's runtime on a board has no call that
   reports its triple and features, and a wrong guess would only surface as load failures.
 * ``EKB_RPC_WAIT_S`` — how long a step waits for a busy board to become free (default 120 s).
+* ``EKB_RPC_EMULATED=key1,key2`` — boards that are emulated (TVM's RPC server under qemu-user
+  on this machine, ``evaluator.boards.qemu_aarch64``): their results are real, their times are
+  the emulator's. Their ``BackendInfo`` says ``emulated`` and the device is
+  ``<arch> under qemu-user <version> on <this CPU>``; the leaderboard never ranks their times.
 
 Build half (here): ``tvm.compile`` for the board's target; a target whose triple is not this
 machine's is linked with ``<triple>-gcc`` (Debian ``gcc-aarch64-linux-gnu`` for aarch64) through
@@ -37,6 +41,7 @@ gone raises :class:`RemoteUnavailable`.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -44,6 +49,7 @@ import re
 import shutil
 import socket
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -56,6 +62,10 @@ TRACKER_ENV = "EKB_RPC_TRACKER"
 TARGETS_ENV = "EKB_RPC_TARGETS"
 WAIT_ENV = "EKB_RPC_WAIT_S"
 CHANNEL_ENV = "EKB_RPC_CHANNEL"  # set by the evaluating process for the run step only
+EMULATED_ENV = "EKB_RPC_EMULATED"
+EMULATOR = "qemu-user"
+# what every emulated board's device description contains: "aarch64 under qemu-user 7.2 on …"
+EMULATED_MARK = f" under {EMULATOR} "
 KEY_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")  # the bundle format's rule for rpc:<key>
 
 CONNECT_S = 5.0  # connecting to and handshaking with the tracker or a board
@@ -103,6 +113,41 @@ def configured_targets() -> dict[str, dict]:
                                      '{"kind": "llvm", "mtriple": "aarch64-linux-gnu"}; '
                                      "only CPU boards are supported so far")
     return value
+
+
+def emulated_keys() -> frozenset[str]:
+    """``EKB_RPC_EMULATED``: the keys of the boards that are emulated."""
+    return frozenset(k.strip() for k in os.environ.get(EMULATED_ENV, "").split(",") if k.strip())
+
+
+def is_emulated(backend: str, device: str = "") -> bool:
+    """Whether ``backend``'s board (on ``device``) is emulated, so that its times are never
+    ranked: an ``rpc:`` key in ``EKB_RPC_EMULATED``, or a device described as emulated (a result
+    recorded as emulated stays so where the setting is not set, e.g. the web process)."""
+    return (backend.startswith("rpc:") and backend[4:] in emulated_keys()) or EMULATED_MARK in (device or "")
+
+
+@functools.lru_cache(maxsize=None)
+def qemu_version(arch: str) -> str:
+    """``qemu-<arch>``'s version as major.minor ("" when it is not installed)."""
+    tool = shutil.which(f"qemu-{arch}")
+    if tool is None:
+        return ""
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    found = re.search(r"version (\d+)\.(\d+)", out)
+    return f"{found[1]}.{found[2]}" if found else ""
+
+
+def emulated_device(arch: str) -> str:
+    """An emulated ``arch`` board's device: ``aarch64 under qemu-user 7.2 on <this CPU>`` (the
+    emulator runs on the evaluating machine)."""
+    from evaluator.backends.cpu_llvm import _cpuinfo
+
+    version = qemu_version(arch)
+    return f"{arch}{EMULATED_MARK}{version + ' ' if version else ''}on {_cpuinfo()[0]}"
 
 
 def board_target(key: str) -> dict:
@@ -400,6 +445,10 @@ class RpcBackend(Backend):
         self.name = f"rpc:{key}"
         self._remote = None
         self._loaded = 0
+        if key in emulated_keys():
+            # Its times are never ranked, so fresh inputs per call buy nothing, and every slot
+            # is uploaded through an emulated RPC server (about 2.5 MB/s): two slots.
+            self.max_slots = 2
 
     # --- description -------------------------------------------------------------------------
     def target(self) -> dict:
@@ -418,7 +467,10 @@ class RpcBackend(Backend):
 
     def child_env(self) -> dict[str, str]:
         # the steps start with a cleared environment: they get this board's target only
-        return {TARGETS_ENV: json.dumps({self.key: self.target()})}
+        env = {TARGETS_ENV: json.dumps({self.key: self.target()})}
+        if self.key in emulated_keys():
+            env[EMULATED_ENV] = self.key
+        return env
 
     # --- build half --------------------------------------------------------------------------
     def build(self, mod, path: str) -> None:
@@ -485,7 +537,8 @@ def _unavailable(key: str, reason: str) -> BackendInfo:
         target = board_target(key)
     except BackendUnavailable:
         target = {}
-    return BackendInfo(f"rpc:{key}", False, reason, "", _arch_of(target), target)
+    return BackendInfo(f"rpc:{key}", False, reason, "", _arch_of(target), target,
+                       emulated=key in emulated_keys())
 
 
 def _board_info(key: str, board: dict | None, where: str) -> BackendInfo:
@@ -496,8 +549,13 @@ def _board_info(key: str, board: dict | None, where: str) -> BackendInfo:
         return _unavailable(key, str(e))
     if not board or not board["addrs"]:
         return _unavailable(key, f"no board with key {key!r} is registered with the RPC tracker at {where}")
-    device = (f"TVM RPC board {key!r} at {', '.join(board['addrs'])} via tracker {where} "
-              f"({len(board['addrs'])} registered, {board['free']} free, {board['pending']} waiting)")
+    if key in emulated_keys():  # the board's identity is the emulator and the CPU under it
+        arch = _arch(str(target.get("mtriple") or platform.machine()))
+        return BackendInfo(f"rpc:{key}", True, "", emulated_device(arch), _arch_of(target), target, emulated=True)
+    # the device names the board and what it is built for, never its live state: a board's
+    # results are grouped by this string, and addresses and queue counts change between jobs
+    arch = _arch(str(target.get("mtriple") or platform.machine()))
+    device = f"TVM RPC board {key!r} ({arch}) via tracker {where}"
     return BackendInfo(f"rpc:{key}", True, "", device, _arch_of(target), target)
 
 

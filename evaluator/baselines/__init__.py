@@ -2,4 +2,6 @@
 path), ``tvm-tuned`` (TVM's auto-tuner under a fixed budget, where a stored record exists) and
 ``vendor`` (the library call a user would make: NumPy/OpenBLAS on CPU)."""
 
-BASELINES = ("tvm-default", "tvm-tuned", "vendor")
+from evaluator.vocabulary import Baseline
+
+BASELINES = tuple(Baseline)

@@ -22,6 +22,7 @@ from typing import Callable
 
 from evaluator import records, suite
 from evaluator.baselines import tvm_tuned
+from evaluator.vocabulary import BackendKind, Baseline
 
 RESULTS_DIR = Path(__file__).resolve().parents[2] / "bench" / "results"
 MAX_PER_FAMILY = 5
@@ -71,7 +72,7 @@ class Outcome:
     record: str = ""
 
 
-def tune_subset(backend: str = "cpu-llvm", trials: int = tvm_tuned.DEFAULT_TRIALS, per_family: int = 1,
+def tune_subset(backend: str = BackendKind.CPU_LLVM, trials: int = tvm_tuned.DEFAULT_TRIALS, per_family: int = 1,
                 globs: list[str] | None = None, seed: int = 0,
                 time_limit_s: float = tvm_tuned.DEFAULT_TIME_LIMIT_S,
                 records_dir: Path = tvm_tuned.RECORDS_DIR, sandbox="auto", protocol=None,
@@ -117,9 +118,9 @@ def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
         return out
     times = res.times
     out.tuned_median_s = times["candidate"].median_s
-    out.default_median_s = times["tvm-default"].median_s if "tvm-default" in times else None
-    out.speedup_vs_default = res.speedup.get("tvm-default")
-    out.speedup_spread = res.detail.get("speedup_spread", {}).get("tvm-default")
+    out.default_median_s = times[Baseline.TVM_DEFAULT].median_s if Baseline.TVM_DEFAULT in times else None
+    out.speedup_vs_default = res.speedup.get(Baseline.TVM_DEFAULT)
+    out.speedup_spread = res.detail.get("speedup_spread", {}).get(Baseline.TVM_DEFAULT)
     rec.checked = {"status": res.status, "input_sets": len(pipe.protocol.seeds),
                    "runs_per_set": pipe.protocol.runs_per_seed, "after_timing": True}
     out.record = str(tvm_tuned.write(rec, records_dir))
@@ -249,7 +250,7 @@ def markdown(s: dict) -> str:
 def write_summary(s: dict, results_dir: Path = RESULTS_DIR) -> tuple[Path, Path]:
     """Write the day's summary (merged into an earlier one of the same day: see ``merge``)."""
     day = datetime.date.today().isoformat()
-    stem = f"tvm_tuned-{day}" + ("" if s["backend"] == "cpu-llvm" else f"-{s['backend']}")
+    stem = f"tvm_tuned-{day}" + ("" if s["backend"] == BackendKind.CPU_LLVM else f"-{s['backend']}")
     results_dir.mkdir(parents=True, exist_ok=True)
     js, md = results_dir / f"{stem}.json", results_dir / f"{stem}.md"
     if js.is_file():

@@ -27,6 +27,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from evaluator.vocabulary import BackendKind
+
 RECORDS_DIR = Path(__file__).resolve().parent / "tuned"
 RECORD_VERSION = 1
 DEFAULT_TRIALS = 32
@@ -336,7 +338,7 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
     target = tvm.target.Target(target_json)
     cores = int(target_json.get("num-cores") or os.cpu_count() or 1)
     llvm = target_json.get("kind") == "llvm"
-    if not llvm and backend.name not in ("cuda",):
+    if not llvm and backend.name not in (BackendKind.CUDA,):
         raise TuneError(f"MetaSchedule tuning on {backend.name!r} is not supported: its local runner "
                         "measures on this machine's CPU or CUDA GPU only")
     env_before = os.environ.get("PYTHONPATH")

@@ -496,7 +496,7 @@ class _Reader:
             self.spend(t.size)
             try:
                 problems = [str(p) for p in checker.check(t.text)]
-            except Exception as e:  # a checker bug must not hide the other problems
+            except Exception as e:  # noqa: BLE001 - a checker bug must not hide the other problems
                 problems = [f"internal error while checking format {fmt!r}: {type(e).__name__}: {e}"]
             self.checks[key] = problems
             self.tick()

@@ -21,6 +21,7 @@ import time
 import traceback
 
 from evaluator.harness import messages as m
+from evaluator.vocabulary import Baseline
 
 
 def _channel():
@@ -73,9 +74,9 @@ def _split_too_short(found: re.Match, source: str, canonical) -> str:
     at = next(i for i, st in enumerate(steps) if st.layer == layer and st.index == index)
     sch = s_tir.Schedule(canonical)
     sch.work_on(fname or "main")
-    names = lt._Names(sch)
+    names = lt._Names(sch)  # noqa: SLF001 - applies a trace's prefix step by step
     for st in steps[:at]:
-        lt._apply_step(sch, names, st)
+        lt._apply_step(sch, names, st)  # noqa: SLF001
     split = steps[at]
     loop, factors = split.args["loop"], split.args["factors"]
     extent = int(sch.get(names.loop(loop)).extent)
@@ -137,7 +138,7 @@ class _Served:
         n_in = len(req.inputs)
         self.views = [[self.arena.view(s, i) for i in range(n_in + len(req.outputs))] for s in range(spec.slots)]
         self.host = self.backend.host_memory
-        if spec.role == "vendor":
+        if spec.role == Baseline.VENDOR:
             self.kernel = self.backend.vendor_kernel(spec.vendor)
             self.host = self.host or getattr(self.kernel, "host", False)
             self.tensors = [v[:n_in] for v in self.views] if self.host else \

@@ -36,6 +36,7 @@ from evaluator.harness import messages as m
 from evaluator.harness.arena import Arena, plan
 from evaluator.harness.process import ChildProcess, StepCrashed
 from evaluator.harness.protocol import FAST_P
+from evaluator.vocabulary import Baseline
 
 ARENA_BYTES = 24 << 20  # slots per kernel process: as many as fit, at most MAX_SLOTS
 MAX_SLOTS = 1024
@@ -70,7 +71,8 @@ class Server:
     first_ns: int = 0
     last_ns: int = 0
 
-    def command(self, op: str, slots: Sequence[int] = (), number: int = 0, timeout: float = 60.0) -> tuple[float, m.Done]:
+    def command(self, op: str, slots: Sequence[int] = (), number: int = 0,
+                timeout: float = 60.0) -> tuple[float, m.Done]:
         slots = tuple(slots)
         first = slots[0] if slots else 0
         if slots != tuple(range(first, first + len(slots))):
@@ -356,7 +358,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
     # the round trip of an empty command on a trusted process (never the candidate's own: a
     # step that answered slowly would shrink its samples), first, so that the warm-up's samples
     # can be read as calls
-    trusted = next((servers[n] for n in ("tvm-default", "tvm-tuned", "vendor") if n in servers), None)
+    trusted = next((servers[n] for n in Baseline if n in servers), None)
     rtt = 0.0
     if trusted is not None:
         rtt = statistics.median(trusted.command("run", (), 0, timeout=left())[0] for _ in range(15))
@@ -405,7 +407,8 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
     samples: dict[str, list[float]] = {n: [] for n in names}
     child: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
     copies: dict[str, list[float]] = {n: [] for n in names}
-    checked_rounds = set(rng.choice(proto.min_rounds, size=min(FORCED_CHECKS, proto.min_rounds), replace=False).tolist())
+    checked_rounds = set(rng.choice(proto.min_rounds, size=min(FORCED_CHECKS, proto.min_rounds),
+                                    replace=False).tolist())
     snapshots: list[Snapshot] = []
     changed: list[tuple[int, int]] = []
     start = time.perf_counter()

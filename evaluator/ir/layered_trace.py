@@ -293,7 +293,7 @@ def apply_steps(sch, steps: list[Step], where: str = "") -> None:
             _apply_step(sch, names, step)
         except TraceApplyError as e:
             raise TraceApplyError(f"{where}{step.label}: {e}") from None
-        except Exception as e:  # TVM raises its own error types for invalid schedules
+        except Exception as e:  # noqa: BLE001 - TVM raises its own error types for invalid schedules
             raise TraceApplyError(f"{where}{step.label}: {_tvm_message(e)}") from None
 
 

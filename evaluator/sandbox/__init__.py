@@ -38,6 +38,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]  # .../evaluator
 # imports on every backend (measured with sys.modules and an audit hook on opens):
 PACKAGE_VIEW = (
     "__init__.py",
+    "vocabulary.py",  # the domain's words (backend kinds, baselines) the modules below name
     "backends",  # get_backend imports every backend module; rpc's run half runs in the step
     "formats",  # the build step looks up the entry's format
     "harness",  # child itself, its messages, arena, timing and linkage check
@@ -291,7 +292,7 @@ class Sandbox:
         """This sandbox, its steps also given ``devices`` (a GPU backend's)."""
         other = copy.copy(self)
         other.devices = devices
-        other._shares = self  # the private directory (filter, package view) lives while either does
+        other._shares = self  # noqa: SLF001 - the private directory (filter, package view) lives while either does
         return other
 
     def describe(self) -> str:
@@ -364,7 +365,8 @@ class Sandbox:
         fd = os.open(self.bpf_path, os.O_RDONLY)
         args += ["--seccomp", str(fd), "--"]
         if self.unprivileged:
-            args = [shutil.which("setpriv") or "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *args]
+            args = [shutil.which("setpriv") or "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                    "--inh-caps=-all", *args]
         # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
         joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv], fd

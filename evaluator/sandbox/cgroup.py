@@ -219,7 +219,8 @@ class Cgroup:
             cpu_ns = int(self._read("cpuacct", "cpuacct.usage") or 0)
             peak = int(self._read("memory", "memory.max_usage_in_bytes") or 0)
             oom = _field(self._read("memory", "memory.oom_control"), "oom_kill") > 0
-            pids_hit = int(self._read("pids", "pids.events").split()[-1] if self._read("pids", "pids.events") else 0) > 0
+            events = self._read("pids", "pids.events")
+            pids_hit = int(events.split()[-1] if events else 0) > 0
             return Usage(cpu_ns / 1e9, peak, oom, pids_hit, max(self.tasks(), self.tasks_at_kill))
         cpu_us = _field(self._read(None, "cpu.stat"), "usage_usec")
         peak = int(self._read(None, "memory.peak") or 0)

@@ -1,9 +1,9 @@
 """The benchmark model: patterns (what is computed) and workloads (a pattern at concrete shapes).
 
 A pattern file declares one ``PATTERN`` (an :class:`OpPattern` for L1/L2, a :class:`GraphPattern`
-for L3) or a family of them as ``PATTERNS``. Everything the rest of the evaluator needs — canonical IR, input/output specs, FLOP and
-byte counts, the independent NumPy reference, the vendor call — is derived here, so adding a
-pattern never touches the harness.
+for L3) or a family of them as ``PATTERNS``. Everything the rest of the evaluator needs — canonical
+IR, input/output specs, FLOP and byte counts, the independent NumPy reference, the vendor call — is
+derived here, so adding a pattern never touches the harness.
 """
 
 from __future__ import annotations

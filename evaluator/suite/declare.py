@@ -105,7 +105,8 @@ def narrow(y, dtype: str, name: str | None = None):
 
     if str(y.dtype) == dtype:
         return y
-    return te.compute(y.shape, lambda *i: y(*i).astype(dtype), name=name or f"{y.op.name}_{_DTYPE_TAG.get(dtype, dtype)}")
+    return te.compute(y.shape, lambda *i: y(*i).astype(dtype),
+                      name=name or f"{y.op.name}_{_DTYPE_TAG.get(dtype, dtype)}")
 
 
 def numel(shape) -> int:

@@ -14,7 +14,7 @@ its layers (``GraphPattern.layers``) in float16 and computes each layer in float
 helpers below), as the chain of the layers' own float16 workloads does; its reference rounds at
 the same places (:func:`stored`). Tensors inside a layer stay float32, as inside the layer's one
 PrimFunc. Where a graph rounds moves its output by a few hundredths of the float16 tolerance
-(``tests/test_fp16_workloads.py``), so a kernel that keeps a layer's output in float32 passes too
+(``tests/evaluator/test_fp16_workloads.py``), so a kernel that keeps a layer's output in float32 passes too
 (PoCL, which lacks half arithmetic, runs the whole graph so) and the tolerance needs no scaling
 with depth.
 """
@@ -102,7 +102,9 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, groups=1):
 
     if x.dtype == "float32" and weight.dtype == "float32":
         return nn.op.conv2d(x, weight, bias, stride=stride, padding=padding, groups=groups)
-    y = nn.op.wrap_nested(relax.op.nn.conv2d(x._expr, weight._expr, strides=stride, padding=padding, groups=groups,
+    # relax.frontend.nn.Tensor exposes its Relax expression only as ``_expr``
+    y = nn.op.wrap_nested(relax.op.nn.conv2d(x._expr, weight._expr,  # noqa: SLF001
+                                             strides=stride, padding=padding, groups=groups,
                                              out_dtype="float32"), name="conv2d")
     return y if bias is None else y + nn.op.reshape(as_float32(bias), (1, -1, 1, 1))
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from evaluator.agents.search.space import Invalid, Space, compute_plan, layers_equal
 from evaluator.ir.layered_trace import LAYERS
+from evaluator.vocabulary import Status
 
 NAME = "ekb-search"
 _TASK = re.compile(r"^Task: (\S+)\s*$", re.M)
@@ -154,7 +155,7 @@ class Searcher:
     def observed(self, past: Past) -> float:
         prior = self.prior(past.config)
         o = past.outcome or {}
-        if o.get("status") == "correct" and o.get("speedup"):
+        if o.get("status") == Status.CORRECT and o.get("speedup"):
             return math.log(max(o["speedup"], 1e-3))
         return prior - FAILED_PENALTY
 
@@ -172,7 +173,7 @@ class Searcher:
     def pick(self, measured: list[Past], proposed: list[dict], memory: bool,
              restrict=None, base: dict | None = None) -> tuple[dict, dict]:
         """The best-scoring configuration not proposed before that renders: (config, layers)."""
-        best_m = max((m for m in measured if (m.outcome or {}).get("status") == "correct"),
+        best_m = max((m for m in measured if (m.outcome or {}).get("status") == Status.CORRECT),
                      key=lambda m: m.outcome.get("speedup") or 0.0, default=None)
         fav = self.favourite(memory)
         start = base or (best_m.config if best_m else fav)
@@ -328,7 +329,7 @@ class SearchAgent:
         proposed = [p.config for p in mine if p.stage == "memory"] + [base]
         keys = [k for k in space.keys(memory=True) if k.endswith(":mem")]
         # search from the best memory choice measured so far (one block's choice changes at a time)
-        tried = [p for p in mine if p.stage == "memory" and (p.outcome or {}).get("status") == "correct"
+        tried = [p for p in mine if p.stage == "memory" and (p.outcome or {}).get("status") == Status.CORRECT
                  and all(p.config.get(k) == v for k, v in base.items())]
         start = max(tried, key=lambda p: p.outcome.get("speedup") or 0.0).config if tried else base
         try:

@@ -434,9 +434,9 @@ def _render_fallback(space, rec: _Live, bs: BlockSpace, tag: str, p: dict):
     """The ``tvm-default`` rule for this one block."""
     from evaluator.baselines import tvm_default
 
-    inner = tvm_default._Recorder(rec.sch)
+    inner = tvm_default._Recorder(rec.sch)  # noqa: SLF001 - replays the default's rules
     inner.names = rec.names
-    tvm_default._schedule_block(inner, bs.info.name, tag)
+    tvm_default._schedule_block(inner, bs.info.name, tag)  # noqa: SLF001 - same package
     rec.sch, rec.names = inner.sch, inner.names
     # its memory steps (if any) are already applied: they are always part of the document
     return inner.layers["schedule"], (lambda choice, m=inner.layers["memory"]: m)

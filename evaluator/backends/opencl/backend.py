@@ -13,12 +13,13 @@ from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Ke
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.sandbox import DevicePaths, driver_library_dirs, gpu_device_nodes, nvidia_device_nodes
+from evaluator.vocabulary import BackendKind
 
 ICD_VENDORS = "OCL_ICD_VENDORS"  # the ICD loader's platform list, where /etc/OpenCL/vendors is not it
 
 
 class OpenCL(Backend):
-    name = "opencl"
+    name = BackendKind.OPENCL
     vendor_baseline = False  # NumPy on the host is no OpenCL library; a vendor BLAS may come later
     # dlight; a model-graph function a trace leaves unnamed gets it too (``build`` applies it to
     # every function left without thread bindings). The cached build's key holds the artifact's

@@ -384,7 +384,8 @@ class ClKernel(Kernel):
                        for p in doc["params"] if p["name"] in self.widened}
         if self.widened:
             convert = build_program(rt, _CONVERT_SOURCE)
-            self.to_float, self.to_half = cl.Kernel(convert, "ekb_half_to_float"), cl.Kernel(convert, "ekb_float_to_half")
+            self.to_float = cl.Kernel(convert, "ekb_half_to_float")
+            self.to_half = cl.Kernel(convert, "ekb_float_to_half")
 
     def _bind(self, inputs, outputs) -> list:
         params = self.doc["params"]

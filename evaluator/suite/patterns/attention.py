@@ -123,7 +123,8 @@ def _grouped_ref(p, Q, K, V):
 
 def _grouped_inputs(p):
     return [Tensor("Q", (p["h"], p["m"], p["d"]), init="uniform", scale=qk_scale(p)),
-            Tensor("K", (p["g"], p["n"], p["d"]), init="uniform", scale=qk_scale(p)), Tensor("V", (p["g"], p["n"], p["d"]))]
+            Tensor("K", (p["g"], p["n"], p["d"]), init="uniform", scale=qk_scale(p)),
+            Tensor("V", (p["g"], p["n"], p["d"]))]
 
 
 def _packed(p, QKV):

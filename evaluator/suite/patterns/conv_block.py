@@ -73,7 +73,8 @@ def _x(p, c=None):
 
 
 def _bn_te(y, g, b, m, v, name="T_bn"):
-    return te.compute(y.shape, lambda n, c, i, j: (y[n, c, i, j] - m[c]) * te.rsqrt(v[c] + EPS) * g[c] + b[c], name=name)
+    return te.compute(y.shape, lambda n, c, i, j: (y[n, c, i, j] - m[c]) * te.rsqrt(v[c] + EPS) * g[c] + b[c],
+                      name=name)
 
 
 def _bn_np(y, g, b, m, v):
@@ -158,7 +159,8 @@ def _silu(x):
 
 def _nhwc_bn_relu(p, X, W, g, b, m, v):
     y = topi.nn.conv2d_nhwc(X, W, p["s"], _pad4(p), 1)
-    return te.compute(y.shape, lambda n, i, j, c: te.max((y[n, i, j, c] - m[c]) * te.rsqrt(v[c] + EPS) * g[c] + b[c], 0.0),
+    return te.compute(y.shape,
+                      lambda n, i, j, c: te.max((y[n, i, j, c] - m[c]) * te.rsqrt(v[c] + EPS) * g[c] + b[c], 0.0),
                       name="T_bn_relu")
 
 
@@ -240,7 +242,8 @@ def _bottleneck(p, X, W1, b1, W2, b2, W3, b3):
     y = _act_bias(_conv(X, W1, p, 1, (0,) * 4), b1, _relu, "T_reduce")
     z = _act_bias(_conv(y, W2, p, 1, (1,) * 4), b2, _relu, "T_conv3x3")
     u = _conv(z, W3, p, 1, (0,) * 4)
-    return te.compute(u.shape, lambda n, c, i, j: te.max(u[n, c, i, j] + b3[c] + X[n, c, i, j], 0.0), name="T_expand_add_relu")
+    return te.compute(u.shape, lambda n, c, i, j: te.max(u[n, c, i, j] + b3[c] + X[n, c, i, j], 0.0),
+                      name="T_expand_add_relu")
 
 
 def _bottleneck_ref(p, X, W1, b1, W2, b2, W3, b3):
@@ -279,7 +282,8 @@ def _deconv_relu(p, X, W, b):
 
 
 def _upsample_conv(p, X, W, b):
-    up = te.compute((p["n"], p["c"], 2 * p["h"], 2 * p["w"]), lambda n, c, i, j: X[n, c, i // 2, j // 2], name="T_upsample")
+    up = te.compute((p["n"], p["c"], 2 * p["h"], 2 * p["w"]), lambda n, c, i, j: X[n, c, i // 2, j // 2],
+                    name="T_upsample")
     y = topi.nn.conv2d_nchw(up, W, 1, 1, 1)
     return te.compute(y.shape, lambda n, c, i, j: te.max(y[n, c, i, j] + b[c], 0.0), name="T_bias_relu")
 
@@ -304,7 +308,8 @@ def _head(p, X, W, b):
     ry, rx = te.reduce_axis((0, h), "ry"), te.reduce_axis((0, w), "rx")
     s = te.compute((n, c), lambda a, k: te.sum(X[a, k, ry, rx], axis=[ry, rx]), name="T_pool")
     kk = te.reduce_axis((0, c), "kk")
-    logits = te.compute((n, p["k"]), lambda a, j: te.sum(s[a, kk] * (1.0 / (h * w)) * W[j, kk], axis=kk), name="T_dense")
+    logits = te.compute((n, p["k"]), lambda a, j: te.sum(s[a, kk] * (1.0 / (h * w)) * W[j, kk], axis=kk),
+                        name="T_dense")
     z = te.compute(logits.shape, lambda a, j: logits[a, j] + b[j], name="T_logits")
     return topi.nn.softmax(z, axis=-1)
 
@@ -322,7 +327,8 @@ def _tcn_block(p, X, W1, b1, W2, b2):
     y = topi.nn.conv1d(X, W1, 1, ((p["r"] - 1) * p["d"], 0), p["d"], 1, "NCW")
     y = te.compute(y.shape, lambda n, c, t: te.max(y[n, c, t] + b1[c], 0.0), name="T_relu1")
     z = topi.nn.conv1d(y, W2, 1, ((p["r"] - 1) * p["d"], 0), p["d"], 1, "NCW")
-    return te.compute(z.shape, lambda n, c, t: te.max(te.max(z[n, c, t] + b2[c], 0.0) + X[n, c, t], 0.0), name="T_residual_relu")
+    return te.compute(z.shape, lambda n, c, t: te.max(te.max(z[n, c, t] + b2[c], 0.0) + X[n, c, t], 0.0),
+                      name="T_residual_relu")
 
 
 def _tcn_ref(p, X, W1, b1, W2, b2):
@@ -364,7 +370,8 @@ def _downsample_block(p, X, W1, g1, b1, m1, v1, W2, g2, b2, m2, v2, Ws, bs):
     y = _act_te(_bn_te(_conv(X, W1, p, 2, (0, 0, 1, 1)), g1, b1, m1, v1, "T_bn1"), _relu, "T_relu1")
     z = _bn_te(_conv(y, W2, p, 1, (1, 1, 1, 1)), g2, b2, m2, v2, "T_bn2")
     sc = _conv(X, Ws, p, 2, (0, 0, 0, 0))
-    return te.compute(z.shape, lambda n, c, i, j: te.max(z[n, c, i, j] + sc[n, c, i, j] + bs[c], 0.0), name="T_add_relu")
+    return te.compute(z.shape, lambda n, c, i, j: te.max(z[n, c, i, j] + sc[n, c, i, j] + bs[c], 0.0),
+                      name="T_add_relu")
 
 
 def _downsample_ref(p, X, W1, g1, b1, m1, v1, W2, g2, b2, m2, v2, Ws, bs):
@@ -397,7 +404,8 @@ def _tc_block(p, X, Wd, gd, bd, md, vd, W0, g0, b0, m0, v0, W1, g1, b1, m1, v1):
     t = p["t"]
     down = _act_te(_bn1d_te(topi.nn.conv1d(X, Wd, 2, _same1d(t, 1, 2), 1, 1, "NCW"), gd, bd, md, vd, "T_bn_down"),
                    _relu, "T_relu_down")
-    y = _act_te(_bn1d_te(topi.nn.conv1d(X, W0, 2, _same1d(t, 9, 2), 1, 1, "NCW"), g0, b0, m0, v0, "T_bn0"), _relu, "T_relu0")
+    y = _act_te(_bn1d_te(topi.nn.conv1d(X, W0, 2, _same1d(t, 9, 2), 1, 1, "NCW"), g0, b0, m0, v0, "T_bn0"), _relu,
+                "T_relu0")
     z = _bn1d_te(topi.nn.conv1d(y, W1, 1, _same1d(-(-t // 2), 9, 1), 1, 1, "NCW"), g1, b1, m1, v1, "T_bn1")
     return te.compute(z.shape, lambda *i: te.max(z(*i) + down(*i), 0.0), name="T_add_relu")
 
@@ -454,7 +462,8 @@ PATTERNS = [
               wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, dtype="float16", domains=("audio",))]),
     _pattern("conv2d-bias-relu6", "Y = relu6(conv2d(X, W) + b) (MobileNetV2, folded BN)",
              _conv_bias_inputs, *_conv_bias_act(_relu6, lambda x: np.clip(x, 0, 6), "T_bias_relu6"), _std_flops,
-             [wl(n=1, c=3, h=224, w=224, k=32, r=3, s=2, p=(0, 0, 1, 1)), wl(n=1, c=24, h=56, w=56, k=144, r=1, s=1, p=0)]),
+             [wl(n=1, c=3, h=224, w=224, k=32, r=3, s=2, p=(0, 0, 1, 1)),
+              wl(n=1, c=24, h=56, w=56, k=144, r=1, s=1, p=0)]),
     _pattern("conv2d-bn-relu-nhwc", "Y = relu(BN(conv2d_nhwc(X, W))) (channels-last, HWIO weights)",
              lambda p: [Tensor("X", (p["n"], p["h"], p["w"], p["c"])),
                         Tensor("W", (p["r"], p["r"], p["c"], p["k"]), scale=(2.0 / (p["c"] * p["r"] ** 2)) ** 0.5)]
@@ -469,14 +478,16 @@ PATTERNS = [
              lambda p: _conv_bn_inputs(p, p["c"], p["c"]),
              *_conv_bn_act(_relu, _relu_np, "T_relu", groups=lambda p: p["c"]),
              lambda p: _std_flops(p, p["c"], p["c"]),
-             [wl(n=1, c=64, h=25, w=5, r=3, s=1, p=1, domains=("audio",)), wl(n=1, c=16, h=48, w=48, r=3, s=2, p=(0, 0, 1, 1)),
+             [wl(n=1, c=64, h=25, w=5, r=3, s=1, p=1, domains=("audio",)),
+              wl(n=1, c=16, h=48, w=48, r=3, s=2, p=(0, 0, 1, 1)),
               wl(n=1, c=64, h=25, w=5, r=3, s=1, p=1, dtype="float16", domains=("audio",))]),
     _pattern("depthwise-bias-relu6", "Y = relu6(depthwise_conv2d(X, W) + b) (MobileNetV2 depthwise, folded BN)",
              lambda p: _conv_bias_inputs(p, p["c"], p["c"]),
              *_conv_bias_act(_relu6, lambda x: np.clip(x, 0, 6), "T_bias_relu6", groups=lambda p: p["c"]),
              lambda p: _std_flops(p, p["c"], p["c"]),
              [wl(n=1, c=144, h=56, w=56, r=3, s=2, p=(0, 0, 1, 1)), wl(n=1, c=384, h=14, w=14, r=3, s=1, p=1)]),
-    _pattern("depthwise-separable-bn", "Y = relu(BN(conv1x1(relu(BN(dwconv3x3(X, stride)))))) (DS-CNN / MobileNetV1 block)",
+    _pattern("depthwise-separable-bn",
+             "Y = relu(BN(conv1x1(relu(BN(dwconv3x3(X, stride)))))) (DS-CNN / MobileNetV1 block)",
              lambda p: [_x(p), _w("Wd", p["c"], p["c"], 3, p["c"])] + _bn_vectors("dw_", p["c"])
              + [_w("Wp", p["k"], p["c"], 1)] + _bn_vectors("pw_", p["k"]),
              _ds_bn, _ds_bn_ref,
@@ -496,7 +507,8 @@ PATTERNS = [
               wl(n=1, c=32, h=24, w=24, k=64, s=2, p=(0, 0, 1, 1), dtype="float16"),
               wl(n=1, c=64, h=12, w=12, k=64, s=1, p=1, dtype="float16"),
               wl(n=1, c=128, h=6, w=6, k=128, s=1, p=1, dtype="float16")]),
-    _pattern("inverted-residual", "Y = X + conv1x1(relu6(dw3x3(relu6(conv1x1(X) + be)) + bd)) + bp (MobileNetV2, stride 1)",
+    _pattern("inverted-residual",
+             "Y = X + conv1x1(relu6(dw3x3(relu6(conv1x1(X) + be)) + bd)) + bp (MobileNetV2, stride 1)",
              lambda p: [_x(p), _w("We", p["c"] * p["t"], p["c"], 1), _vec("be", p["c"] * p["t"]),
                         _w("Wd", p["c"] * p["t"], p["c"] * p["t"], 3, p["c"] * p["t"]), _vec("bd", p["c"] * p["t"]),
                         _w("Wp", p["c"], p["c"] * p["t"], 1), _vec("bp", p["c"])],
@@ -513,7 +525,8 @@ PATTERNS = [
              [wl(n=1, c=3, h=64, w=64, k=16, r=3, s=1, p=1), wl(n=1, c=16, h=32, w=32, k=32, r=3, s=1, p=1)]),
     _pattern("conv2d-bias-hardswish", "Y = hardswish(conv2d(X, W) + b) (MobileNetV3)",
              _conv_bias_inputs, *_conv_bias_act(_hswish, _hswish_np, "T_bias_hardswish"), _std_flops,
-             [wl(n=1, c=3, h=224, w=224, k=16, r=3, s=2, p=(0, 0, 1, 1)), wl(n=1, c=40, h=14, w=14, k=240, r=1, s=1, p=0)]),
+             [wl(n=1, c=3, h=224, w=224, k=16, r=3, s=2, p=(0, 0, 1, 1)),
+              wl(n=1, c=40, h=14, w=14, k=240, r=1, s=1, p=0)]),
     _pattern("conv2d-bn-silu", "Y = silu(BN(conv2d(X, W))) (EfficientNet, YOLOv5/v8)",
              _conv_bn_inputs, *_conv_bn_act(_silu, refs.silu, "T_silu"), _std_flops,
              [wl(n=1, c=32, h=40, w=40, k=64, r=3, s=2, p=1), wl(n=1, c=16, h=80, w=80, k=32, r=3, s=1, p=1)]),
@@ -521,7 +534,8 @@ PATTERNS = [
              _conv_bias_inputs, *_conv_bias_act(lambda x: te.if_then_else(x > 0.0, x, 0.1 * x),
                                                 lambda x: np.where(x > 0, x, 0.1 * x), "T_bias_leaky_relu"), _std_flops,
              [wl(n=1, c=16, h=104, w=104, k=32, r=3, s=1, p=1), wl(n=1, c=128, h=13, w=13, k=256, r=3, s=1, p=1)]),
-    _pattern("resnet-basic-block", "Y = relu(BN2(conv3x3(relu(BN1(conv3x3(X))))) + X) (ResNet basic block, identity shortcut)",
+    _pattern("resnet-basic-block",
+             "Y = relu(BN2(conv3x3(relu(BN1(conv3x3(X))))) + X) (ResNet basic block, identity shortcut)",
              lambda p: [_x(p), _w("W1", p["c"], p["c"], 3)] + _bn_vectors("bn1_", p["c"])
              + [_w("W2", p["c"], p["c"], 3)] + _bn_vectors("bn2_", p["c"]),
              _basic_block, _basic_block_ref, lambda p: 2 * _conv_flops(p, p["c"], p["c"], 3, p["h"], p["w"]),
@@ -530,18 +544,21 @@ PATTERNS = [
     _pattern("resnet-downsample-block",
              "Y = relu(BN2(conv3x3(relu(BN1(conv3x3_s2(X))))) + conv1x1_s2(X) + bs) (ResNet-8 stride-2 stack)",
              lambda p: [_x(p), _w("W1", p["k"], p["c"], 3)] + _bn_vectors("bn1_", p["k"])
-             + [_w("W2", p["k"], p["k"], 3)] + _bn_vectors("bn2_", p["k"]) + [_w("Ws", p["k"], p["c"], 1), _vec("bs", p["k"])],
+             + [_w("W2", p["k"], p["k"], 3)] + _bn_vectors("bn2_", p["k"]) + [_w("Ws", p["k"], p["c"], 1),
+                                                                              _vec("bs", p["k"])],
              _downsample_block, _downsample_ref,
              lambda p: 2 * (p["h"] // 2) * (p["w"] // 2) * p["k"] * (9 * p["c"] + 9 * p["k"] + p["c"]),
              [wl(n=1, c=16, h=32, w=32, k=32), wl(n=1, c=32, h=16, w=16, k=64),
               wl(n=1, c=16, h=32, w=32, k=32, dtype="float16"), wl(n=1, c=32, h=16, w=16, k=64, dtype="float16")]),
     _pattern("resnet-bottleneck", "Y = relu(conv1x1(relu(conv3x3(relu(conv1x1(X) + b1)) + b2)) + b3 + X) (bottleneck)",
-             lambda p: [_x(p), _w("W1", p["m"], p["c"], 1), _vec("b1", p["m"]), _w("W2", p["m"], p["m"], 3), _vec("b2", p["m"]),
+             lambda p: [_x(p), _w("W1", p["m"], p["c"], 1), _vec("b1", p["m"]), _w("W2", p["m"], p["m"], 3),
+                        _vec("b2", p["m"]),
                         _w("W3", p["c"], p["m"], 1), _vec("b3", p["c"])],
              _bottleneck, _bottleneck_ref, lambda p: 2 * p["h"] * p["w"] * p["m"] * (2 * p["c"] + 9 * p["m"]),
              [wl(n=1, c=256, h=14, w=14, m=64), wl(n=1, c=128, h=28, w=28, m=32)]),
     _pattern("fire-module", "Y = [relu(e1x1(s)) | relu(e3x3(s))], s = relu(squeeze1x1(X)) (SqueezeNet)",
-             lambda p: [_x(p), _w("Ws", p["q"], p["c"], 1), _vec("bs", p["q"]), _w("We1", p["e"], p["q"], 1), _vec("be1", p["e"]),
+             lambda p: [_x(p), _w("Ws", p["q"], p["c"], 1), _vec("bs", p["q"]), _w("We1", p["e"], p["q"], 1),
+                        _vec("be1", p["e"]),
                         _w("We3", p["e"], p["q"], 3), _vec("be3", p["e"])],
              _fire, _fire_ref, lambda p: 2 * p["h"] * p["w"] * (p["c"] * p["q"] + 10 * p["q"] * p["e"]),
              [wl(n=1, c=96, h=55, w=55, q=16, e=64), wl(n=1, c=256, h=13, w=13, q=48, e=192)]),
@@ -550,7 +567,8 @@ PATTERNS = [
                         _w("Wc", p["k"] // 2, p["k"] // 2, 3, p["k"] // 2), _vec("bc", p["k"] // 2)],
              _ghost, _ghost_ref, lambda p: p["h"] * p["w"] * p["k"] * (p["c"] + 9),
              [wl(n=1, c=16, h=112, w=112, k=16), wl(n=1, c=40, h=28, w=28, k=120)]),
-    _pattern("conv-transpose-bias-relu", "Y = relu(conv2d_transpose(X, W, stride 2, 2 x 2) + b) (U-Net decoder upsampling)",
+    _pattern("conv-transpose-bias-relu",
+             "Y = relu(conv2d_transpose(X, W, stride 2, 2 x 2) + b) (U-Net decoder upsampling)",
              lambda p: [_x(p), Tensor("W", (p["c"], p["k"], 2, 2), scale=(1.0 / p["c"]) ** 0.5), _vec("b", p["k"])],
              _deconv_relu, lambda p, X, W, b: np.maximum(_bias_np(refs.conv_transpose(X, W, 2), b), 0.0),
              lambda p: 8 * p["n"] * p["c"] * p["k"] * p["h"] * p["w"],
@@ -569,29 +587,36 @@ PATTERNS = [
              _head, _head_ref, lambda p: p["n"] * (p["c"] * p["h"] * p["w"] + 2 * p["c"] * p["k"] + 5 * p["k"]),
              [wl(n=1, c=256, h=3, w=3, k=2), wl(n=1, c=64, h=8, w=8, k=10), wl(n=1, c=1024, h=7, w=7, k=1000),
               wl(n=1, c=64, h=25, w=5, k=12, domains=("audio",)), wl(n=1, c=64, h=8, w=8, k=10, dtype="float16"),
-              wl(n=1, c=64, h=25, w=5, k=12, dtype="float16", domains=("audio",)), wl(n=1, c=256, h=3, w=3, k=2, dtype="float16")]),
+              wl(n=1, c=64, h=25, w=5, k=12, dtype="float16", domains=("audio",)),
+              wl(n=1, c=256, h=3, w=3, k=2, dtype="float16")]),
     _pattern("conv1d-bias-relu", "Y = relu(conv1d(X, W, 'same') + b) (temporal conv net layer)",
              lambda p: [Tensor("X", (p["n"], p["c"], p["t"])),
-                        Tensor("W", (p["k"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5), _vec("b", p["k"])],
+                        Tensor("W", (p["k"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5),
+                        _vec("b", p["k"])],
              _conv1d_bias_relu, lambda p, X, W, b: np.maximum(refs.conv(X, W, 1, p["r"] // 2) + b[None, :, None], 0.0),
              lambda p: 2 * p["n"] * p["k"] * p["t"] * p["c"] * p["r"],
              [wl(n=1, c=40, t=98, k=64, r=3), wl(n=1, c=64, t=500, k=64, r=5)], domains=("audio", "signal-processing")),
     _pattern("conv1d-bn-relu", "Y = relu(BN(conv1d(X, W, 'same'))) (bias-free conv, as TF-slim layers)",
-             lambda p: [Tensor("X", (p["n"], p["c"], p["t"])), _w1d("W", p["k"], p["c"], p["r"])] + _bn_vectors("bn_", p["k"]),
+             lambda p: [Tensor("X", (p["n"], p["c"], p["t"])), _w1d("W", p["k"], p["c"], p["r"])]
+             + _bn_vectors("bn_", p["k"]),
              _conv1d_bn_relu,
-             lambda p, X, W, g, b, m, v: np.maximum(_bn1d_np(refs.conv(X, W, 1, [_same1d(p["t"], p["r"], 1)]), g, b, m, v), 0.0),
+             lambda p, X, W, g, b, m, v: np.maximum(_bn1d_np(refs.conv(X, W, 1, [_same1d(p["t"], p["r"], 1)]),
+                                                             g, b, m, v), 0.0),
              lambda p: 2 * p["n"] * p["k"] * p["t"] * p["c"] * p["r"] + 4 * p["n"] * p["k"] * p["t"],
              [wl(n=1, c=40, t=98, k=16, r=3), wl(n=1, c=64, t=200, k=64, r=5)], domains=("audio", "signal-processing")),
     _pattern("tc-resnet-block", "Y = relu(BN(conv9(relu(BN(conv9_s2(X))))) + relu(BN(conv1_s2(X)))) (TC-ResNet block)",
-             lambda p: [Tensor("X", (p["n"], p["c"], p["t"])), _w1d("Wd", p["k"], p["c"], 1)] + _bn_vectors("bnd_", p["k"])
+             lambda p: [Tensor("X", (p["n"], p["c"], p["t"])), _w1d("Wd", p["k"], p["c"], 1)]
+             + _bn_vectors("bnd_", p["k"])
              + [_w1d("W0", p["k"], p["c"], 9)] + _bn_vectors("bn0_", p["k"]) + [_w1d("W1", p["k"], p["k"], 9)]
              + _bn_vectors("bn1_", p["k"]),
              _tc_block, _tc_block_ref, lambda p: 2 * -(-p["t"] // 2) * p["k"] * (10 * p["c"] + 9 * p["k"]),
              [wl(n=1, c=16, t=98, k=24), wl(n=1, c=24, t=49, k=32), wl(n=1, c=32, t=25, k=48)], domains=("audio",)),
     _pattern("tcn-block", "Y = relu(X + relu(cconv(relu(cconv(X) + b1)) + b2)), cconv causal dilated (Bai et al. TCN)",
              lambda p: [Tensor("X", (p["n"], p["c"], p["t"])),
-                        Tensor("W1", (p["c"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5), _vec("b1", p["c"]),
-                        Tensor("W2", (p["c"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5), _vec("b2", p["c"])],
+                        Tensor("W1", (p["c"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5),
+                        _vec("b1", p["c"]),
+                        Tensor("W2", (p["c"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5),
+                        _vec("b2", p["c"])],
              _tcn_block, _tcn_ref, lambda p: 4 * p["n"] * p["c"] * p["c"] * p["t"] * p["r"],
              [wl(n=1, c=64, t=1000, r=3, d=4), wl(n=1, c=32, t=4000, r=3, d=16, domains=("anomaly-detection",))],
              domains=("audio", "signal-processing")),
@@ -603,7 +628,8 @@ PATTERNS = [
              _wavenet, _wavenet_ref, lambda p: 2 * p["n"] * p["c"] * p["c"] * p["t"] * (2 * p["r"] + 1),
              [wl(n=1, c=32, t=2000, r=2, d=8), wl(n=1, c=64, t=1000, r=3, d=2)], domains=("audio",)),
     _pattern("separable-conv1d-bn", "Y = relu(BN(conv1x1(depthwise_conv1d(X)))) (MatchboxNet / QuartzNet sub-block)",
-             lambda p: [Tensor("X", (p["n"], p["c"], p["t"])), Tensor("Wd", (p["c"], 1, p["r"]), scale=(1.0 / p["r"]) ** 0.5),
+             lambda p: [Tensor("X", (p["n"], p["c"], p["t"])),
+                        Tensor("Wd", (p["c"], 1, p["r"]), scale=(1.0 / p["r"]) ** 0.5),
                         Tensor("Wp", (p["k"], p["c"], 1), scale=(2.0 / p["c"]) ** 0.5)] + _bn_vectors("bn_", p["k"]),
              _sep1d, _sep1d_ref, lambda p: 2 * p["n"] * p["t"] * p["c"] * (p["r"] + p["k"]),
              [wl(n=1, c=64, t=128, k=64, r=13), wl(n=1, c=128, t=64, k=128, r=15)], domains=("audio",)),

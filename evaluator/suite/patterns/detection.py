@@ -56,7 +56,8 @@ def iou_np(a, b):
 
 
 def _iou(p, A, B):
-    return te.compute((p["n"], p["m"]), lambda i, j: _iou_te(*(A[i, c] for c in range(4)), *(B[j, c] for c in range(4))),
+    return te.compute((p["n"], p["m"]),
+                      lambda i, j: _iou_te(*(A[i, c] for c in range(4)), *(B[j, c] for c in range(4))),
                       name="T_iou")
 
 
@@ -83,7 +84,8 @@ def _nms(p, boxes):
                                 with T.If(tirx.all(j < count[0], keep[0] == 1)):
                                     with T.Then():
                                         kept = out[r, j]
-                                        iou = _iou_te(*(bx[r, i, c] for c in range(4)), *(bx[r, kept, c] for c in range(4)))
+                                        iou = _iou_te(*(bx[r, i, c] for c in range(4)),
+                                                      *(bx[r, kept, c] for c in range(4)))
                                         with T.If(iou > thr):
                                             with T.Then():
                                                 keep[0] = T.int32(0)

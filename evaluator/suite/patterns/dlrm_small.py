@@ -41,7 +41,8 @@ class _DLRM(nn.Module):
             x = nn.relu(layer(x))
         offsets = nn.Tensor.from_const((np.arange(SPARSE, dtype=np.int32) * ROWS)[None, :])
         rows = nn.op.reshape(sparse + offsets, (b * SPARSE,))
-        emb = nn.op.reshape(nn.op.take(nn.op.reshape(self.tables, (SPARSE * ROWS, DIM)), rows, axis=0), (b, SPARSE, DIM))
+        emb = nn.op.reshape(nn.op.take(nn.op.reshape(self.tables, (SPARSE * ROWS, DIM)), rows, axis=0),
+                            (b, SPARSE, DIM))
         t = nn.op.concat([nn.op.reshape(x, (b, 1, DIM)), emb], dim=1)
         z = nn.op.reshape(nn.op.matmul(t, nn.op.permute_dims(t, [0, 2, 1])), (b, (SPARSE + 1) ** 2))
         pairs = nn.op.take(z, nn.Tensor.from_const((LI * (SPARSE + 1) + LJ).astype(np.int32)), axis=1)

@@ -114,8 +114,8 @@ def _reference(p, x, *ws):
         del ws[:6]
         return _bn_relu(conv2d_ref(x, w, stride, pad, groups) + b[None, :, None, None], *bn)
 
-    t, l, b_, r = STEM["pad"]
-    x = stored(layer(np.pad(x, ((0, 0), (0, 0), (t, b_), (l, r))), stride=STEM["stride"]), dtype)
+    t, left, b_, r = STEM["pad"]
+    x = stored(layer(np.pad(x, ((0, 0), (0, 0), (t, b_), (left, r))), stride=STEM["stride"]), dtype)
     for _ in range(BLOCKS):
         x = stored(layer(layer(x, pad=1, groups=F)), dtype)
     w, b = ws

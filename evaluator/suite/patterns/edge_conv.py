@@ -93,14 +93,16 @@ PATTERNS = [
               wl(n=1, h=28, w=28, c=96, kh=1, kw=7, s=1)],                      # factorised 1 x 7 (Inception-style)
              _dw_flops, ShapeSpace(fixed=frozenset({"kh", "kw"}))),
     _pattern("depthwise-conv2d/depthwise-conv2d-nhwc-5x5",
-             "Y[n, y, x, c] = sum_{i, j < 5} X[n, y*s + i - 2, x*s + j - 2, c] * W[i, j, c, 0] (MobileNetV3, EfficientNet-Lite)",
+             "Y[n, y, x, c] = sum_{i, j < 5} X[n, y*s + i - 2, x*s + j - 2, c] * W[i, j, c, 0] "
+             "(MobileNetV3, EfficientNet-Lite)",
              _dw_nhwc_inputs, _dw_nhwc, _dw_nhwc_ref,
              [wl(n=1, h=56, w=56, c=72, r=5, s=2),     # MobileNetV3-Large at 224: the first 5 x 5 (stride 2)
               wl(n=1, h=28, w=28, c=120, r=5, s=1),    # and the next (stride 1)
               wl(n=1, h=14, w=14, c=576, r=5, s=2)],   # MobileNetV3-Small: into its 7 x 7 stage
              _dw_flops),
     _pattern("depthwise-conv2d/depthwise-conv2d-nchw-7x7",
-             "Y[n, c, y, x] = sum_{i, j < 7} X[n, c, y*s + i - 3, x*s + j - 3] * W[c, 0, i, j] (ConvNeXt's token mixer)",
+             "Y[n, c, y, x] = sum_{i, j < 7} X[n, c, y*s + i - 3, x*s + j - 3] * W[c, 0, i, j] "
+             "(ConvNeXt's token mixer)",
              lambda p: [Tensor("X", (p["n"], p["c"], p["h"], p["w"])),
                         Tensor("W", (p["c"], 1, p["r"], p["r"]), scale=1.0 / p["r"])],
              _dw_nchw, _dw_nchw_ref,
@@ -109,7 +111,8 @@ PATTERNS = [
               wl(n=1, c=160, h=14, w=14, r=7, s=1)],
              _dw_flops),
     _pattern("conv2d/conv2d-nchw-stem7x7",
-             "Y[n, k, y, x] = sum_{c, i, j < 7} X[n, c, 2y + i - 3, 2x + j - 3] * W[k, c, i, j] (ResNet-style stem, stride 2)",
+             "Y[n, k, y, x] = sum_{c, i, j < 7} X[n, c, 2y + i - 3, 2x + j - 3] * W[k, c, i, j] "
+             "(ResNet-style stem, stride 2)",
              lambda p: [Tensor("X", (p["n"], p["c"], p["h"], p["w"])),
                         Tensor("W", (p["k"], p["c"], p["r"], p["r"]), scale=(2.0 / (p["c"] * p["r"] ** 2)) ** 0.5)],
              _stem, lambda p, X, W: refs.conv(X, W, p["s"], p["p"]),

@@ -13,7 +13,7 @@ add's rescaling are constants of the graph (a converter writes them into the mod
 
 Every layer is an L2 workload of ``quant_layers`` (``layers``), and a graph counts its FLOPs as its
 layers do. The NumPy references are written against ``quant_layers``' NumPy helpers, which
-``tests/test_int8_models.py`` checks against loop-by-loop integer code.
+``tests/evaluator/test_int8_models.py`` checks against loop-by-loop integer code.
 """
 
 from __future__ import annotations

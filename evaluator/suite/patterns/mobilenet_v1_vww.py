@@ -91,7 +91,8 @@ def layers(p):
     stem = dict(n=1, c=3, h=SIZE, w=SIZE, k=STEM, r=3, s=2, p=same_pad2d(SIZE, SIZE, 3, 2))
     out = [(Layer("conv-block/conv2d-bn-relu", stem), 1)]
     for ci, hi, co, s, pad in plan:
-        block = Layer("conv-block/depthwise-separable-bn", dict(n=1, c=ci, h=hi, w=hi, k=co, s=s, p=pad if s > 1 else 1))
+        block = Layer("conv-block/depthwise-separable-bn",
+                      dict(n=1, c=ci, h=hi, w=hi, k=co, s=s, p=pad if s > 1 else 1))
         if out[-1][0] == block:  # repeated blocks as one layer with a count
             out[-1] = (block, out[-1][1] + 1)
         else:

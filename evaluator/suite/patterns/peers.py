@@ -76,7 +76,8 @@ def _capsule(p, X, W):
     ry, rx = te.reduce_axis((0, r), name="ry"), te.reduce_axis((0, r), name="rx")
     rq, rc = te.reduce_axis((0, cap), name="rq"), te.reduce_axis((0, p["c"]), name="rc")
     return te.compute((p["n"], oh, ow, cap, cap, p["k"]),
-                      lambda n, y, x, i, j, k: te.sum(xp[n, y * s + ry, x * s + rx, i, rq, rc] * W[ry, rx, rq, j, rc, k],
+                      lambda n, y, x, i, j, k: te.sum(xp[n, y * s + ry, x * s + rx, i, rq, rc]
+                                                      * W[ry, rx, rq, j, rc, k],
                                                       axis=[ry, rx, rq, rc]), name="T_conv2d_capsule")
 
 
@@ -222,7 +223,8 @@ def _te(config, params, **fixed):
 
 _NHWC = ("h", "w", "c", "k", "r", "s", "p")
 # conv2d_nhwc(N, H, W, CI, CO, kernel, stride, padding[, dilation[, groups]]) at N = 1
-_RESNET18 = [(224, 224, 3, 64, 7, 2, 3), (56, 56, 64, 64, 1, 1, 0), (14, 14, 256, 256, 3, 1, 1), (7, 7, 512, 512, 3, 1, 1)]
+_RESNET18 = [(224, 224, 3, 64, 7, 2, 3), (56, 56, 64, 64, 1, 1, 0), (14, 14, 256, 256, 3, 1, 1),
+             (7, 7, 512, 512, 3, 1, 1)]
 
 
 def _sum_loss(name, summary, inputs, compute, reference, flops, workloads, vendor=None):
@@ -238,12 +240,14 @@ PATTERNS = [
         "Y[n, y, x, k] = sum_{r, s, c < C/G} X[n, y*st + r - p, x*st + s - p, (k div K/G) C/G + c] W[r, s, c, k] "
         "(G channel groups, HWIO weights per group; ResNeXt)",
         lambda p: [_x_nhwc(p), Tensor("W", (p["r"], p["r"], p["c"] // p["g"], p["k"]), init="uniform")],
-        _grouped, lambda p, X, W: _nhwc_ref(refs.conv(X.transpose(0, 3, 1, 2), W.transpose(3, 2, 0, 1), p["s"], p["p"], 1,
+        _grouped,
+        lambda p, X, W: _nhwc_ref(refs.conv(X.transpose(0, 3, 1, 2), W.transpose(3, 2, 0, 1), p["s"], p["p"], 1,
                                                        p["g"])),
         lambda p: _conv_flops(p, *_hw(p), p["c"] // p["g"] * p["r"] ** 2),
         # GRP: ResNet-18's C2D layers at group 4
         _te("GRP", [(_NHWC + ("g",), v + (4,)) for v in [(56, 56, 64, 128, 3, 2, 1), (56, 56, 64, 64, 1, 1, 0),
-                                                          (14, 14, 256, 256, 3, 1, 1), (7, 7, 512, 512, 3, 1, 1)]], n=1),
+                                                          (14, 14, 256, 256, 3, 1, 1),
+                                                          (7, 7, 512, 512, 3, 1, 1)]], n=1),
         shape_space=ShapeSpace(valid=lambda p: p["c"] % p["g"] == 0 and p["k"] % p["g"] == 0)),
     _op("conv2d/conv2d-nhwc-dilated-strided", "L1", ("vision",),
         "Y[n, y, x, k] = sum_{r, s, c} X[n, y*st + d*r - p, x*st + d*s - p, c] W[r, s, c, k] (atrous with any stride "
@@ -260,7 +264,8 @@ PATTERNS = [
         "Y[n, y*s + r - p, x*s + t - p, k] += X[n, y, x, c] W[r, t, c, k] (learned upsampling, NHWC; DCGAN)",
         lambda p: [_x_nhwc(p), Tensor("W", (p["r"], p["r"], p["c"], p["k"]), init="uniform")],
         _transpose_nhwc,
-        lambda p, X, W: _nhwc_ref(refs.conv_transpose(X.transpose(0, 3, 1, 2), W.transpose(2, 3, 0, 1), p["s"], p["p"])),
+        lambda p, X, W: _nhwc_ref(refs.conv_transpose(X.transpose(0, 3, 1, 2), W.transpose(2, 3, 0, 1), p["s"],
+                                                      p["p"])),
         lambda p: 2 * p["n"] * p["h"] * p["w"] * p["c"] * p["k"] * p["r"] ** 2,
         # T2D: DCGAN's generator
         _te("T2D", [(_NHWC, v) for v in [(4, 4, 512, 256, 4, 2, 1), (8, 8, 256, 128, 4, 2, 1),
@@ -277,7 +282,8 @@ PATTERNS = [
                                                              (16, 16, 8, 16, 3, 2, 1), (8, 8, 16, 16, 3, 1, 1)]], n=1)),
     _op("conv-block/conv2d-bias-bn-relu-nhwc", "L2", ("vision",),
         "Y = relu((conv2d_nhwc(X, W) + bias) * bn_scale + bn_offset) (conv, bias, folded BatchNorm, ReLU; HWIO)",
-        lambda p: [_x_nhwc(p), Tensor("W", (p["r"], p["r"], p["c"], p["k"]), scale=(2.0 / (p["c"] * p["r"] ** 2)) ** 0.5),
+        lambda p: [_x_nhwc(p),
+                   Tensor("W", (p["r"], p["r"], p["c"], p["k"]), scale=(2.0 / (p["c"] * p["r"] ** 2)) ** 0.5),
                    Tensor("bias", (p["k"],), scale=0.1), Tensor("bn_offset", (p["k"],), scale=0.1),
                    Tensor("bn_scale", (p["k"],), init="positive")],
         _cbr, _cbr_ref,
@@ -306,7 +312,8 @@ PATTERNS = [
               [wl(m=128, n=640, domains=("anomaly-detection",), source=kernelbench("94_MSELoss")),
                wl(m=32, n=3072, domains=("vision",), source=kernelbench("94_MSELoss"))]),
     _sum_loss("cross-entropy", "y = mean_b (logsumexp_c X[b, c] - X[b, t[b]]) (softmax cross-entropy, int32 labels)",
-              lambda p: [Tensor("X", (p["b"], p["c"])), Tensor("t", (p["b"],), "int32", init="randint", low=0, high=p["c"])],
+              lambda p: [Tensor("X", (p["b"], p["c"])),
+                         Tensor("t", (p["b"],), "int32", init="randint", low=0, high=p["c"])],
               _cross_entropy, _cross_entropy_ref, lambda p: 4 * p["b"] * p["c"],
               [wl(b=64, c=12, domains=("audio",), source=kernelbench("95_CrossEntropyLoss")),
                wl(b=32, c=10, domains=("vision",), source=kernelbench("95_CrossEntropyLoss"))]),
@@ -315,7 +322,8 @@ PATTERNS = [
               # SSD-MobileNet's 1917 anchor boxes
               [wl(m=1917, n=4, domains=("vision",), source=kernelbench("96_HuberLoss"))]),
     _sum_loss("kl-div", "y = sum_{b, n} T (log T - log P) / B (KL divergence, batch mean; distillation)",
-              lambda p: [Tensor("P", (p["b"], p["n"]), init="positive"), Tensor("T", (p["b"], p["n"]), init="positive")],
+              lambda p: [Tensor("P", (p["b"], p["n"]), init="positive"),
+                         Tensor("T", (p["b"], p["n"]), init="positive")],
               _kl_div, lambda p, P, T: np.array([np.sum(T * (np.log(T) - np.log(P))) / p["b"]]),
               lambda p: 4 * p["b"] * p["n"],
               [wl(b=64, n=12, domains=("audio",), source=kernelbench("98_KLDivLoss")),
@@ -331,7 +339,8 @@ PATTERNS = [
         lambda p, X: np.cumsum(X[:, ::-1], axis=1)[:, ::-1], lambda p: p["m"] * p["n"],
         [wl(m=64, n=1024, domains=("signal-processing",), source=kernelbench("91_cumsum_reverse"))],
         vendor=lambda p, X: np.cumsum(X[:, ::-1], axis=1)[:, ::-1]),
-    _op("scan/masked-cumsum", "L1", (), "Y[m, n] = sum_{j <= n, M[m, j] != 0} X[m, j] (int8 mask; running sums of kept items)",
+    _op("scan/masked-cumsum", "L1", (),
+        "Y[m, n] = sum_{j <= n, M[m, j] != 0} X[m, j] (int8 mask; running sums of kept items)",
         lambda p: [Tensor("X", (p["m"], p["n"]), init="uniform"),
                    Tensor("M", (p["m"], p["n"]), "int8", init="randint", low=0, high=2)],
         _masked_cumsum, lambda p, X, M: np.cumsum(X * (M != 0), axis=1), lambda p: 2 * p["m"] * p["n"],

@@ -25,7 +25,7 @@ layer's fan-in and its input's expected spread so the requantised values have a 
 :data:`SPREAD` int8 steps (activations neither collapse to the zero point nor saturate), whatever
 shape a held-out draw gives the layer. It is an estimate, not a calibration: through a deep graph
 of random weights the spread wanders (10 to 50 steps through MobileNet's 27 layers), never to
-nothing; ``tests/test_int8_models.py`` checks that the outputs still move with the data.
+nothing; ``tests/evaluator/test_int8_models.py`` checks that the outputs still move with the data.
 
 The graphs use the TE operators here for their integer steps (``requant_te``, ``qadd_relu_te``,
 ``qmean_te``) between Relax convolutions and matmuls; the references are NumPy only.

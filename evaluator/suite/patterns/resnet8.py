@@ -34,7 +34,8 @@ class _ConvBN(ConvBN):
     def forward(self, x):
         y = conv2d(x, self.weight, self.bias, stride=self.stride, padding=self.padding, groups=self.groups)
         if self.bn:
-            scale = as_float32(self.bn_gamma) / nn.sqrt(as_float32(self.bn_var) + nn.Tensor.from_const(np.float32(BN_EPS)))
+            scale = as_float32(self.bn_gamma) / nn.sqrt(as_float32(self.bn_var)
+                                                        + nn.Tensor.from_const(np.float32(BN_EPS)))
             y = (y - channel(as_float32(self.bn_mean))) * channel(scale) + channel(as_float32(self.bn_beta))
         return nn.relu(y) if self.act == "relu" else y
 

@@ -96,7 +96,8 @@ PATTERNS = [
         workloads=[
             wl(b=1, d=1536, l=32, n=16),   # Mamba-130m's inner width, a 32-token prompt chunk
             wl(b=1, d=512, l=128, n=16),   # a small on-device language model
-            wl(b=4, d=128, l=100, n=16, domains=("audio", "signal-processing")),  # keyword spotting, 1 s of 10 ms frames
+            # keyword spotting, 1 s of 10 ms frames
+            wl(b=4, d=128, l=100, n=16, domains=("audio", "signal-processing")),
         ],
     ),
 ]

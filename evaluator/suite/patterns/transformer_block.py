@@ -126,7 +126,8 @@ def _patch_embed(p, X, W, b, pos):
     pp, d = p["patch"], p["d"]
     gw = p["w"] // pp
     y = topi.nn.conv2d_nchw(X, W, pp, 0, 1)
-    return te.compute(((p["h"] // pp) * gw, d), lambda t, j: y[0, j, t // gw, t % gw] + b[j] + pos[t, j], name="T_tokens")
+    return te.compute(((p["h"] // pp) * gw, d), lambda t, j: y[0, j, t // gw, t % gw] + b[j] + pos[t, j],
+                      name="T_tokens")
 
 
 def _patch_embed_ref(p, X, W, b, pos):
@@ -154,7 +155,8 @@ def _ln_ref(x, g, b):
 
 PATTERNS = [
     _pattern("residual-rms-norm", "Y = rms_norm(X + R) * gamma (pre-norm residual stream, LLaMA)",
-             lambda p: [Tensor("X", (p["m"], p["n"])), Tensor("R", (p["m"], p["n"])), _vec("gamma", p["n"], "positive")],
+             lambda p: [Tensor("X", (p["m"], p["n"])), Tensor("R", (p["m"], p["n"])),
+                        _vec("gamma", p["n"], "positive")],
              _residual_rms, lambda p, X, R, g: refs.rms_norm(X + R, g, EPS), lambda p: 5 * p["m"] * p["n"],
              [wl(m=128, n=288), wl(m=1, n=2048)]),
     _pattern("layer-norm-dense", "Y = LayerNorm(X) W^T + b (pre-norm projection)",
@@ -169,18 +171,22 @@ PATTERNS = [
              _qkv, _qkv_ref, lambda p: 6 * p["s"] * p["d"] * p["d"],
              [wl(s=128, d=256, h=4), wl(s=197, d=192, h=3, domains=("vision",)), wl(s=128, d=256, h=4, dtype="float16"),
               wl(s=197, d=192, h=3, dtype="float16", domains=("vision",))]),
-    _pattern("mha-block", "Y = (softmax(Q K^T / sqrt(d_h)) V merged) Wo^T + bo, Q/K/V from X Wqkv^T + bqkv (self-attention layer)",
+    _pattern("mha-block",
+             "Y = (softmax(Q K^T / sqrt(d_h)) V merged) Wo^T + bo, Q/K/V from X Wqkv^T + bqkv (self-attention layer)",
              lambda p: [Tensor("X", (p["s"], p["d"])), _w("Wqkv", 3 * p["d"], p["d"]), _vec("bqkv", 3 * p["d"]),
                         _w("Wo", p["d"], p["d"]), _vec("bo", p["d"])],
-             _mha, _mha_ref, lambda p: 8 * p["s"] * p["d"] * p["d"] + p["h"] * p["s"] * p["s"] * (4 * p["d"] // p["h"] + 6),
+             _mha, _mha_ref,
+             lambda p: 8 * p["s"] * p["d"] * p["d"] + p["h"] * p["s"] * p["s"] * (4 * p["d"] // p["h"] + 6),
              [wl(s=64, d=128, h=4), wl(s=49, d=96, h=3, domains=("vision",)), wl(s=64, d=128, h=4, dtype="float16"),
               wl(s=49, d=96, h=3, dtype="float16", domains=("vision",))]),
     _pattern("attention-output", "Y = LayerNorm(C W^T + b + R) (attention output projection + residual + norm, BERT)",
-             lambda p: [Tensor("C", (p["s"], p["d"])), _w("W", p["d"], p["d"]), _vec("b", p["d"]), Tensor("R", (p["s"], p["d"])),
+             lambda p: [Tensor("C", (p["s"], p["d"])), _w("W", p["d"], p["d"]), _vec("b", p["d"]),
+                        Tensor("R", (p["s"], p["d"])),
                         _vec("gamma", p["d"], "positive"), _vec("beta", p["d"])],
              _attn_out, lambda p, C, W, b, R, g, beta: _ln_ref(C @ W.T + b + R, g, beta),
              lambda p: 2 * p["s"] * p["d"] * p["d"] + 10 * p["s"] * p["d"],
-             [wl(s=128, d=256), wl(s=128, d=768), wl(s=128, d=256, dtype="float16"), wl(s=128, d=768, dtype="float16")]),
+             [wl(s=128, d=256), wl(s=128, d=768), wl(s=128, d=256, dtype="float16"),
+              wl(s=128, d=768, dtype="float16")]),
     _pattern("embedding-layer-norm", "Y = LayerNorm(word[ids] + pos[0:s]) (BERT-style embedding layer)",
              lambda p: [Tensor("ids", (p["s"],), "int32", init="randint", low=0, high=p["v"]),
                         Tensor("word", (p["v"], p["d"])), Tensor("pos", (p["s"], p["d"])),
@@ -188,7 +194,8 @@ PATTERNS = [
              _embed_ln, lambda p, ids, word, pos, g, beta: _ln_ref(word[ids] + pos, g, beta),
              lambda p: 9 * p["s"] * p["d"], [wl(s=128, v=30522, d=128), wl(s=64, v=8000, d=256)]),
     _pattern("ffn-residual-layer-norm", "Y = LayerNorm(X + gelu(X W1^T + b1) W2^T + b2) (post-norm FFN sublayer)",
-             lambda p: [Tensor("X", (p["s"], p["d"])), _w("W1", p["h"], p["d"]), _vec("b1", p["h"]), _w("W2", p["d"], p["h"]),
+             lambda p: [Tensor("X", (p["s"], p["d"])), _w("W1", p["h"], p["d"]), _vec("b1", p["h"]),
+                        _w("W2", p["d"], p["h"]),
                         _vec("b2", p["d"]), _vec("gamma", p["d"], "positive"), _vec("beta", p["d"])],
              _ffn_post_ln,
              lambda p, X, W1, b1, W2, b2, g, beta: _ln_ref(X + refs.gelu_tanh(X @ W1.T + b1) @ W2.T + b2, g, beta),
@@ -201,9 +208,11 @@ PATTERNS = [
              lambda p: 6 * p["s"] * p["d"] * p["h"], [wl(s=32, d=288, h=768), wl(s=1, d=512, h=1376)]),
     _pattern("patch-embed", "T[t, :] = conv_pxp(X, W, stride p)[:, t] + b + pos[t] (ViT patch embedding to tokens)",
              lambda p: [Tensor("X", (1, p["c"], p["h"], p["w"])),
-                        Tensor("W", (p["d"], p["c"], p["patch"], p["patch"]), scale=(1.0 / (p["c"] * p["patch"] ** 2)) ** 0.5),
+                        Tensor("W", (p["d"], p["c"], p["patch"], p["patch"]),
+                               scale=(1.0 / (p["c"] * p["patch"] ** 2)) ** 0.5),
                         _vec("b", p["d"]), Tensor("pos", ((p["h"] // p["patch"]) * (p["w"] // p["patch"]), p["d"]))],
              _patch_embed, _patch_embed_ref,
              lambda p: 2 * p["d"] * p["c"] * p["h"] * p["w"], [wl(c=3, h=224, w=224, patch=16, d=192),
-                                                                 wl(c=3, h=32, w=32, patch=4, d=128)], domains=("vision",)),
+                                                                 wl(c=3, h=32, w=32, patch=4,
+                                                                    d=128)], domains=("vision",)),
 ]

@@ -39,13 +39,15 @@ class _Up(nn.Module):
         self.bias = nn.Parameter((c_out,))
 
     def forward(self, x):
-        y = nn.op.tensor_expr_op(lambda a, w: topi.nn.conv2d_transpose_nchw(a, w, (2, 2), (0, 0, 0, 0), "float32", (0, 0)),
+        y = nn.op.tensor_expr_op(lambda a, w: topi.nn.conv2d_transpose_nchw(a, w, (2, 2), (0, 0, 0, 0), "float32",
+                                                                            (0, 0)),
                                  "conv2d_transpose", [x, self.weight])
         return y + nn.op.reshape(self.bias, (1, self.bias.shape[0], 1, 1))
 
 
 def _pool(x):
-    return nn.op.tensor_expr_op(lambda a: topi.nn.pool2d(a, (2, 2), (2, 2), (1, 1), (0, 0, 0, 0), "max"), "max_pool2d", [x])
+    return nn.op.tensor_expr_op(lambda a: topi.nn.pool2d(a, (2, 2), (2, 2), (1, 1), (0, 0, 0, 0), "max"), "max_pool2d",
+                                [x])
 
 
 class _Level(nn.Module):

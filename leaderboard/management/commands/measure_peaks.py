@@ -3,6 +3,9 @@ for the roofline plots (``BackendPeak``)."""
 
 from django.core.management.base import BaseCommand, CommandError
 
+from evaluator.backends import BackendUnavailable, get_backend
+from evaluator.backends import peaks as peaks_mod
+from evaluator.vocabulary import BackendKind
 from leaderboard.aggregates import record_peak
 
 
@@ -14,9 +17,6 @@ class Command(BaseCommand):
         parser.add_argument("--force", action="store_true", help="measure again even if a cached value exists")
 
     def handle(self, *args, backend, force, **opts):
-        from evaluator.backends import BackendUnavailable, get_backend
-        from evaluator.backends import peaks as peaks_mod
-
         try:
             b = get_backend(backend)
             info = b.info()
@@ -28,7 +28,7 @@ class Command(BaseCommand):
         # only make sense for host backends.
         measure = getattr(b, "measure_peaks", None)
         if measure is None:
-            if backend != "cpu-llvm":
+            if backend != BackendKind.CPU_LLVM:
                 raise CommandError(f"backend {backend!r} has no peak measurement yet (it needs a measure_peaks())")
             measure = peaks_mod.measure_cpu
         if force:

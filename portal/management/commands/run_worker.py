@@ -5,13 +5,19 @@
 
 ``--backends``: the measurement queues (``eval.<backend>``) of the devices this machine has;
 ``--build``: the compile farm's build queues (``build.<backend>``, with EKB_COMPILE_FARM=1), which
-any machine with TVM and the compilers can serve. Each measured backend must be available here (a cuda worker needs a GPU, ``rpc:<key>`` a tracker that
-knows the key); the worker consumes their queues and advertises them (see portal/workers.py).
+any machine with TVM and the compilers can serve. Each measured backend must be available here
+(a cuda worker needs a GPU, ``rpc:<key>`` a tracker that knows the key); the worker consumes
+their queues and advertises them (see portal/workers.py).
 """
 
 from __future__ import annotations
 
+from celery import current_app
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from portal import workers
+from portal.jobs import build_queue_for, queue_for
 
 
 class Command(BaseCommand):
@@ -27,12 +33,6 @@ class Command(BaseCommand):
         parser.add_argument("--hostname", default="", help="Celery node name (default: ekb-<pid>@%%h)")
 
     def handle(self, *args, backends: str, build: str, concurrency: int, hostname: str, **opts):
-        from django.conf import settings
-
-        from portal import workers
-        from portal.celery import app
-        from portal.jobs import build_queue_for, queue_for
-
         names = [b.strip() for b in backends.split(",") if b.strip()]
         builds = [b.strip() for b in build.split(",") if b.strip()]
         if not names and not builds:
@@ -50,4 +50,4 @@ class Command(BaseCommand):
                 "--loglevel", "info"]
         if hostname:
             argv += ["-n", hostname]
-        app.worker_main(argv)
+        current_app.worker_main(argv)  # the project's Celery app (config.celery)

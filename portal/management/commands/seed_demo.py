@@ -17,6 +17,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand
 from rest_framework.authtoken.models import Token
 
+from evaluator.agents.search.agent import NAME
+from evaluator.agents.server import ChatServer, search_model
+from evaluator.sandbox import UNSAFE_ENV, probe
+from evaluator.vocabulary import BackendKind
+from portal.endpoints import create_endpoint_submission
 from portal.evaluation import evaluate_backend
 from portal.models import Submission
 from portal.submissions import create_submission
@@ -41,8 +46,6 @@ class Command(BaseCommand):
                             help="skip the endpoint demo (the search agent in three modes)")
 
     def handle(self, *args, only, no_endpoints=False, **opts):
-        from evaluator.sandbox import UNSAFE_ENV, probe
-
         why = probe()
         if why:
             # The shipped examples are ours and trusted; uploads to the running server are not,
@@ -68,7 +71,7 @@ class Command(BaseCommand):
             for backend in sub.backends:
                 evaluate_backend(sub.pk, backend)
             sub.refresh_from_db()
-            s = sub.summary.get("cpu-llvm", {})
+            s = sub.summary.get(BackendKind.CPU_LLVM, {})
             self.stdout.write(f"{name}: {sub.state}; Correct@1 {s.get('correct@1', 0):.3f}, "
                               f"Fast@1.0 {s.get('fast@1.0', 0):.3f}")
         if not no_endpoints:
@@ -83,10 +86,6 @@ ENDPOINT_BUDGET = {"candidates": 4}
 def seed_endpoints(user, out) -> None:
     """The built-in search agent entered as a model endpoint in each mode, same tasks and budget,
     served over the chat API on loopback by this process and evaluated like any endpoint."""
-    from evaluator.agents.search.agent import NAME
-    from evaluator.agents.server import ChatServer, search_model
-    from portal.endpoints import create_endpoint_submission
-
     server = ChatServer([search_model()]).start()
     allow = settings.EKB_ENDPOINT_ALLOW_LOOPBACK
     settings.EKB_ENDPOINT_ALLOW_LOOPBACK = True  # our own server, for this command only
@@ -106,7 +105,7 @@ def seed_endpoints(user, out) -> None:
             for backend in sub.backends:
                 evaluate_backend(sub.pk, backend)
             sub.refresh_from_db()
-            s = sub.summary.get("cpu-llvm", {})
+            s = sub.summary.get(BackendKind.CPU_LLVM, {})
             out.write(f"{name}: {sub.state}; Correct@1 {s.get('correct@1', 0):.3f}, "
                       f"Fast@1.0 {s.get('fast@1.0', 0):.3f}")
     finally:

@@ -3,7 +3,11 @@ for tests and the demo — the built-in search agent (model ``ekb-search``) and,
 ``--transcripts FILE``, scripted replies (model ``scripted``). Endpoint submissions may point
 at it when ``EKB_ENDPOINT_ALLOW_LOOPBACK=1`` (the SSRF guard refuses loopback otherwise)."""
 
+import os
+
 from django.core.management.base import BaseCommand
+
+from evaluator.agents.__main__ import serve
 
 
 class Command(BaseCommand):
@@ -18,10 +22,6 @@ class Command(BaseCommand):
                                                   "from that environment variable)")
 
     def handle(self, *args, host, port, transcripts, no_search, api_key_env, **opts):
-        import os
-
-        from evaluator.agents.__main__ import serve
-
         if host not in ("127.0.0.1", "::1", "localhost"):
             self.stderr.write("warning: serving beyond loopback; this server is for tests and demos")
         serve(host, port, transcripts, not no_search, os.environ.get(api_key_env, "") if api_key_env else "",
