@@ -197,6 +197,10 @@ class BackendSerializer(serializers.Serializer):
     device = serializers.CharField(allow_blank=True)
     arch = serializers.CharField(allow_blank=True)
     target = serializers.DictField()
+    emulated = serializers.BooleanField(required=False,
+                                        help_text="an emulated device: results are real, times are never ranked")
+    state = serializers.CharField(required=False, allow_blank=True,
+                                  help_text="live state when asked (an rpc board's queue)")
     queue = serializers.CharField(allow_blank=True)
     served = serializers.BooleanField(help_text="this deployment evaluates submissions on it")
     workers = BackendWorkerSerializer(many=True, help_text="live workers advertising this backend")

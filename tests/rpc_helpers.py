@@ -10,6 +10,7 @@ process limits, which a stop kills whole.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -183,3 +184,22 @@ int main(int argc, char** argv) {
   return 0;
 }
 """
+
+
+EXAMPLE_BUNDLES = Path(__file__).resolve().parents[1] / "examples" / "bundles"
+
+
+def board_bundle(tmp_path: Path, picks: list[tuple[str, str]], key: str, name: str) -> Path:
+    """A bundle of (example bundle, workload) cpu-llvm entries, retargeted to the board ``rpc:<key>``."""
+    entries = []
+    for source, wid in picks:
+        manifest = json.loads((EXAMPLE_BUNDLES / source / "manifest.json").read_text())
+        e = next(e for e in manifest["entries"] if e["workload"] == wid and e["backend"] == "cpu-llvm")
+        dest = tmp_path / source / e["file"]
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(EXAMPLE_BUNDLES / source / e["file"], dest)
+        entries.append({"workload": wid, "backend": f"rpc:{key}", "format": e["format"],
+                        "file": f"{source}/{e['file']}"})
+    (tmp_path / "manifest.json").write_text(json.dumps({
+        "schema": "edgekernelbench/bundle@1", "name": name, "entries": entries}))
+    return tmp_path

@@ -29,6 +29,9 @@ class BackendInfo:
     # the device is emulated (qemu-user): results are real, times are the emulator's and never
     # ranked (evaluator.boards)
     emulated: bool = False
+    # the device's live state when asked (an rpc board's queue), never part of its identity:
+    # results are grouped by ``device``
+    state: str = ""
 
     def to_json(self) -> dict:
         return asdict(self)

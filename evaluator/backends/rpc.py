@@ -556,7 +556,9 @@ def _board_info(key: str, board: dict | None, where: str) -> BackendInfo:
     # results are grouped by this string, and addresses and queue counts change between jobs
     arch = _arch(str(target.get("mtriple") or platform.machine()))
     device = f"TVM RPC board {key!r} ({arch}) via tracker {where}"
-    return BackendInfo(f"rpc:{key}", True, "", device, _arch_of(target), target)
+    state = (f"{len(board['addrs'])} registered at {', '.join(board['addrs'])}, {board['free']} free, "
+             f"{board['pending']} waiting")
+    return BackendInfo(f"rpc:{key}", True, "", device, _arch_of(target), target, state=state)
 
 
 def infos() -> list[BackendInfo]:

@@ -1,5 +1,5 @@
 """Scoring and ranking a board from plain rows: no database and no Django, so every rule here is
-tested with hand-made rows (``tests/test_ranking_pure.py``).
+tested with hand-made rows (``tests/leaderboard/test_ranking_pure.py``).
 
 * :func:`entry_metrics` scores one row of one board slice — ``evaluator.scoring.summarize``
   against every baseline over the slice's tasks (a task without a result counts as missing,

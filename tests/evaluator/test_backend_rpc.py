@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from evaluator.formats.bundle import load_bundle
 from evaluator.harness.protocol import tolerance
 from evaluator.pipeline import Candidate, Pipeline, evaluate_bundle
 from evaluator.suite.inputs import generate
-from rpc_helpers import DRIVER_C, HOST, free_port, have_cross_toolchain, start_board, start_tracker
+from rpc_helpers import DRIVER_C, HOST, board_bundle, free_port, have_cross_toolchain, start_board, start_tracker
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "bundles"
@@ -64,19 +63,7 @@ def _confined(pid: int) -> bool:
 
 
 def _bundle(tmp_path: Path, picks: list[tuple[str, str]]) -> Path:
-    """A bundle of (example bundle, workload) entries, retargeted to this board."""
-    entries = []
-    for source, wid in picks:
-        manifest = json.loads((EXAMPLES / source / "manifest.json").read_text())
-        e = next(e for e in manifest["entries"] if e["workload"] == wid and e["backend"] == "cpu-llvm")
-        dest = tmp_path / source / e["file"]
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(EXAMPLES / source / e["file"], dest)
-        entries.append({"workload": wid, "backend": f"rpc:{KEY}", "format": e["format"],
-                        "file": f"{source}/{e['file']}"})
-    (tmp_path / "manifest.json").write_text(json.dumps({
-        "schema": "edgekernelbench/bundle@1", "name": "rpc-test", "entries": entries}))
-    return tmp_path
+    return board_bundle(tmp_path, picks, KEY, "rpc-test")
 
 
 def test_the_tracker_s_board_is_listed_and_served(board, tracker):
@@ -85,7 +72,8 @@ def test_the_tracker_s_board_is_listed_and_served(board, tracker):
     listed = {b["name"]: b for b in json.loads(out.stdout)}
     info = listed[f"rpc:{KEY}"]
     assert info["available"] and info["reason"] == ""
-    assert KEY in info["device"] and f"{HOST}:{tracker}" in info["device"] and "1 registered" in info["device"]
+    assert KEY in info["device"] and f"{HOST}:{tracker}" in info["device"] and "1 registered" in info["state"]
+    assert "free" not in info["device"], "the device is the board's identity, not its live queue"
     assert "queue" not in info  # queues are the portal's (jobs.queue_for), not the evaluator's
     host = get_backend("cpu-llvm").target()  # no target configured: a board like this machine
     assert info["arch"] == (host.get("mcpu") or host.get("mtriple"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,10 +20,8 @@ from evaluator.formats.bundle import load_bundle
 from evaluator.pipeline import evaluate_bundle
 from leaderboard.ranking.scoring import (EMULATED_NOTICE, SPEED_KEYS, Entry, baseline_notices, baseline_records,
                                          entry_metrics, measured_baselines, rank)
-from rpc_helpers import HOST, start_board, start_tracker
+from rpc_helpers import HOST, board_bundle, start_board, start_tracker
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "bundles"
 KEY = qemu_aarch64.KEY
 UNAVAILABLE = qemu_aarch64.why_unavailable()
 needs_board = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
@@ -71,18 +68,7 @@ def _row(sid: int, name: str, speedup: float, wrong: tuple[str, ...] = ()) -> En
 
 
 def _bundle(tmp_path: Path) -> Path:
-    entries = []
-    for source, wid in PICKS:
-        manifest = json.loads((EXAMPLES / source / "manifest.json").read_text())
-        e = next(e for e in manifest["entries"] if e["workload"] == wid and e["backend"] == "cpu-llvm")
-        dest = tmp_path / source / e["file"]
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(EXAMPLES / source / e["file"], dest)
-        entries.append({"workload": wid, "backend": f"rpc:{KEY}", "format": e["format"],
-                        "file": f"{source}/{e['file']}"})
-    (tmp_path / "manifest.json").write_text(json.dumps({
-        "schema": "edgekernelbench/bundle@1", "name": "aarch64-qemu-test", "entries": entries}))
-    return tmp_path
+    return board_bundle(tmp_path, PICKS, KEY, "aarch64-qemu-test")
 
 
 def _runs_under_qemu(board) -> bool:
