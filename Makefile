@@ -12,12 +12,13 @@ STAMP := $(VENV)/.installed
 #   gcc                            exporting kernel libraries, c-source entries
 #   pocl-opencl-icd ocl-icd-libopencl1   the opencl backend on a CPU (PoCL)
 #   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   cross-builds for aarch64 boards
+#   chromium chromium-driver fonts-dejavu-core   the browser test (tests/e2e/, driven through the
+#                                  system chromedriver) and its screenshots (docs/screenshots/)
 SYSTEM_PACKAGES := bubblewrap libseccomp2 gcc pocl-opencl-icd ocl-icd-libopencl1 \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-# Only for benchmarks and docs, so `make test` does not pull a browser:
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium chromium-driver fonts-dejavu-core
+# Only for benchmarks:
 #   wrk                            the load tool of bench/leaderboard_latency.py (requests/s)
-#   chromium fonts-dejavu-core     headless screenshots of the pages (docs/screenshots/)
-BENCH_PACKAGES := wrk chromium fonts-dejavu-core
+BENCH_PACKAGES := wrk
 
 define install_missing
 	@missing="$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
@@ -43,11 +44,13 @@ board-aarch64: install
 	  echo "warning: no aarch64 board; tests/leaderboard/test_board_aarch64.py will skip"
 
 # The project itself is installed editable (pyproject.toml), so bench/ scripts and tools import
-# its packages from anywhere; --no-deps: the pinned requirements above are what it runs on.
-$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+# its packages from anywhere; --no-deps: the pinned requirements above are what it runs on. The
+# `ekb` client (client/, standard library only) too: editable, so the command is never stale.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml client/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements.txt -r requirements-dev.txt
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip install --quiet --no-deps -e ./client
 	touch $(STAMP)
 
 install: system $(STAMP)
@@ -90,14 +93,19 @@ DEMO_TASKS ?= sample:24,matmul/matmul@m256n256k256,matmul/matmul@m128n512k128, \
 	activation/relu@m128n768,activation/sigmoid@m128n768,activation/relu@n1c64h56w56, \
 	elementwise/add-bias@m128n768,activation/gelu-tanh@m128n768,activation/relu6@n1c64h56w56
 
-# Embedded default: SQLite and an in-process worker, nothing to start.
+# The backends the demo serves: opencl runs on the CPU through PoCL (make system installs it);
+# seed_demo drops one this machine cannot run and says why. DEMO_ADDR: where it serves.
+DEMO_BACKENDS ?= cpu-llvm,opencl
+DEMO_ADDR ?= 127.0.0.1:8000
+DEMO_ENV = env -u DATABASE_URL -u CELERY_BROKER_URL EKB_TASKS="$(DEMO_TASKS)" EKB_BACKENDS="$(DEMO_BACKENDS)"
+
+# Embedded default: SQLite and an in-process worker, nothing to start. seed_demo queues the
+# examples and serves the site from the same process, whose worker thread evaluates them behind
+# it (docs/demo.md). Loopback endpoints are admitted: the demo's own agent is served there.
 demo: install
-	mkdir -p var
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(PY) manage.py migrate --noinput
-	env -u DATABASE_URL -u CELERY_BROKER_URL EKB_TASKS="$(DEMO_TASKS)" $(PY) manage.py seed_demo
-	@echo "Serving on http://127.0.0.1:8000/ (log in as demo / demo-password)"
-	env -u DATABASE_URL -u CELERY_BROKER_URL EKB_TASKS="$(DEMO_TASKS)" DJANGO_DEBUG=1 \
-	  $(PY) manage.py runserver 127.0.0.1:8000 --noreload
+	mkdir -p "$${EKB_VAR_DIR:-var}"
+	$(DEMO_ENV) $(PY) manage.py migrate --noinput
+	$(DEMO_ENV) EKB_ENDPOINT_ALLOW_LOOPBACK=1 DJANGO_DEBUG=1 $(PY) manage.py seed_demo --serve $(DEMO_ADDR)
 
 bench: install bench-system
 	$(PY) bench/eval_throughput.py

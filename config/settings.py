@@ -9,6 +9,7 @@ and run real ``celery worker`` processes.
 
 import json
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -36,6 +37,33 @@ def _json_setting(name: str, default: dict) -> dict:
     if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
         raise ImproperlyConfigured(f"{name} must be a JSON object of objects, one per backend")
     return value
+
+
+def _number(name: str, default: float, low: float, high: float, cast=float):
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = cast(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be between {low:g} and {high:g}")
+    return value
+
+
+_RATE = re.compile(r"^[1-9][0-9]{0,6}/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def _rate(name: str, default: str) -> str | None:
+    """A DRF throttle rate ("600/minute"), or None (no limit) when set empty."""
+    raw = os.environ.get(name, default).strip()
+    if not raw:
+        return None
+    if not _RATE.match(raw):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a rate: write N/second, N/minute, N/hour or N/day "
+                                   "(e.g. 600/minute), or leave it empty for no limit")
+    return raw
 
 
 # Secrets this deployment makes itself when none is configured: one file each, readable by the
@@ -131,17 +159,33 @@ MEDIA_URL = "media/"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
 
+# --- quotas and rates (docs/operations.md#where-is-my-job) ------------------------------------
+# Submissions (uploads, endpoint submissions and reruns) one user may make in any 24 hours; staff
+# are exempt, 0 turns the quota off. Over it: 429 with Retry-After until the oldest one ages out.
+EKB_DAILY_SUBMISSIONS = _number("EKB_DAILY_SUBMISSIONS", 50, 0, 1_000_000, cast=int)
+# Every API request of a logged-in user (per user), of anonymous clients (per address), and the
+# uploads and reruns of a user (a short-term rate under the daily quota); empty: no limit.
+EKB_API_RATE = _rate("EKB_API_RATE", "1000/minute")
+EKB_API_ANON_RATE = _rate("EKB_API_ANON_RATE", "")
+EKB_SUBMISSION_RATE = _rate("EKB_SUBMISSION_RATE", "60/hour")
+# How often a running job asks whether its submission was cancelled (portal.evaluation.stop_on_cancel)
+EKB_CANCEL_POLL_S = _number("EKB_CANCEL_POLL_S", 1.0, 0.1, 60.0)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # every operation's errors documented, one error body (portal/openapi.py; docs/api.md)
+    "DEFAULT_SCHEMA_CLASS": "portal.openapi.ApiSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # limit 1..1000 and offset 0..1000000, enforced (400 naming the parameter) as documented
+    "DEFAULT_PAGINATION_CLASS": "portal.pagination.Pagination",
     "PAGE_SIZE": 100,
-    "DEFAULT_THROTTLE_RATES": {"submissions": "60/hour"},
+    # per user and per anonymous address (portal/throttles.py: the rates are read on each request)
+    "DEFAULT_THROTTLE_CLASSES": ["portal.throttles.UserRate", "portal.throttles.AnonRate"],
+    "DEFAULT_THROTTLE_RATES": {"submissions": EKB_SUBMISSION_RATE, "user": EKB_API_RATE, "anon": EKB_API_ANON_RATE},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "EdgeKernelBench Portal API",
@@ -152,6 +196,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # one component for a choice set met in several places
+    "ENUM_NAME_OVERRIDES": {"BaselineEnum": "leaderboard.ranking.scoring.BASELINES"},
 }
 
 # --- evaluation --------------------------------------------------------------------------------

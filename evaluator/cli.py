@@ -8,14 +8,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from evaluator import records
+from evaluator import records, suite
+from evaluator.backends import BackendUnavailable, get_backend, infos
+from evaluator.baselines import tune_run, tvm_tuned
+from evaluator.examples import write_default_bundle
+from evaluator.formats.bundle import BundleError, load_bundle
+from evaluator.sandbox import UNSAFE_ENV, Sandbox, SandboxUnavailable
+from evaluator.suite import coverage
+from evaluator.suite.heldout import HeldOutSecretMissing
 from evaluator.vocabulary import Baseline
 
 
@@ -24,8 +33,6 @@ def _fmt(x, spec=".2f", none="–"):
 
 
 def cmd_suite(args, out: Console) -> int:
-    from evaluator import suite
-
     summary = suite.summary(include_hidden=args.all)
     if args.json:
         print(json.dumps(summary, indent=1))
@@ -42,8 +49,6 @@ def cmd_suite(args, out: Console) -> int:
 
 
 def cmd_coverage(args, out: Console) -> int:
-    from evaluator.suite import coverage
-
     text = coverage.render()
     if not args.write:
         sys.stdout.write(text)
@@ -55,9 +60,6 @@ def cmd_coverage(args, out: Console) -> int:
 
 
 def cmd_backends(args, out: Console) -> int:
-    from evaluator.backends import get_backend, infos
-    from evaluator.sandbox import Sandbox, SandboxUnavailable
-
     try:
         sandbox, no_sandbox = Sandbox(), ""
     except SandboxUnavailable as e:
@@ -110,13 +112,8 @@ def _summary_table(s: dict) -> Table:
 
 
 def cmd_run(args, out: Console) -> int:
-    import os
-
-    from evaluator.backends import BackendUnavailable
-    from evaluator.formats.bundle import BundleError, load_bundle
+    # the pipeline imports elftools (the ELF checks): loaded by the commands that run it, not --help
     from evaluator.pipeline import evaluate_bundle
-    from evaluator.sandbox import UNSAFE_ENV, SandboxUnavailable
-    from evaluator.suite import select
 
     if args.unsafe_local:
         os.environ[UNSAFE_ENV] = "1"
@@ -129,7 +126,7 @@ def cmd_run(args, out: Console) -> int:
     except OSError as e:
         out.print(f"[red]cannot read the bundle:[/] {e}")
         return 2
-    total = len(select(args.tasks, args.all))
+    total = len(suite.select(args.tasks, args.all))
     if total == 0:
         out.print(f"[red]no tasks match {args.tasks}[/]")
         return 2
@@ -157,21 +154,12 @@ def cmd_run(args, out: Console) -> int:
 
 
 def cmd_default_bundle(args, out: Console) -> int:
-    from evaluator.examples import write_default_bundle
-
     n = write_default_bundle(Path(args.out), *([args.backend] if args.backend else []))
     out.print(f"wrote {n} entries to {args.out}")
     return 0
 
 
 def cmd_tune(args, out: Console) -> int:
-    import os
-    import time
-
-    from evaluator.backends import BackendUnavailable
-    from evaluator.baselines import tune_run, tvm_tuned
-    from evaluator.sandbox import UNSAFE_ENV, SandboxUnavailable
-
     if args.unsafe_local:
         os.environ[UNSAFE_ENV] = "1"
     if not 1 <= args.trials <= tvm_tuned.MAX_TRIALS:
@@ -235,8 +223,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out")
     p.add_argument("--backend", action="append",
                    help="only this backend's entries (repeatable; default: cpu-llvm and opencl)")
-    from evaluator.baselines import tune_run, tvm_tuned
-
     p = sub.add_parser("tune", help="tune a subset covering every family with MetaSchedule and store "
                                     "the tvm-tuned records")
     p.add_argument("--backend", default="cpu-llvm")
@@ -257,8 +243,6 @@ def main(argv: list[str] | None = None) -> int:
     out = Console(stderr=True)
     handler = {"suite": cmd_suite, "coverage": cmd_coverage, "backends": cmd_backends, "run": cmd_run,
                "default-bundle": cmd_default_bundle, "tune": cmd_tune}[args.command]
-    from evaluator.suite.heldout import HeldOutSecretMissing
-
     try:
         return handler(args, out)
     except HeldOutSecretMissing as e:  # --all without the deployment's secret

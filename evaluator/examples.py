@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from evaluator import suite
+from evaluator.backends.opencl import OpenCL
 from evaluator.baselines.tvm_default import default_document
 from evaluator.ir.layered_trace import document, schedulable_functions
 from evaluator.vocabulary import BackendKind
@@ -34,8 +35,6 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
             doc["description"] = ("every fused function left to TVM's default GPU schedules (dlight), "
                                   "which the opencl backend applies to functions without thread bindings")
             return "layered-trace", f"schedules/opencl/{stem}.json", json.dumps(doc, indent=1) + "\n"
-        from evaluator.backends.opencl import OpenCL
-
         return "tvmscript", f"schedules/opencl/{stem}.py", OpenCL().default_module(canonical, w).script() + "\n"
     raise ValueError(f"no tvm-default entries are defined for backend {backend!r}")
 

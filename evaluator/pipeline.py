@@ -16,9 +16,12 @@ import os
 import platform
 import secrets
 import shutil
+import signal
 import stat
 import tempfile
+import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -37,7 +40,9 @@ from evaluator.harness.check import check_set
 from evaluator.harness.process import ChildProcess, StepCrashed, StepTimeout
 from evaluator.harness.protocol import Protocol
 from evaluator.harness.vendor_ratio import VendorRatio, VendorRatios
+from evaluator.ir.layered_trace import _tvm_message
 from evaluator.records import TaskResult, Timing
+from evaluator.sandbox import Sandbox, SandboxUnavailable, probe, unsafe_local_allowed
 from evaluator.suite.inputs import draw, generate
 from evaluator.suite.spec import WorkloadSpec
 from evaluator.vocabulary import BackendKind, Baseline
@@ -57,6 +62,11 @@ class Candidate:
         """A bundle entry's kernel for workload ``w`` (its launch bound to ``w``'s sizes); None
         without an entry."""
         return cls(entry.format, entry.source, entry.trace, entry.launch_for(w)) if entry else None
+
+
+class Stopped(Exception):
+    """The run was stopped from outside (:meth:`Builder.stop`, e.g. a cancelled submission): the
+    task it was on has no result."""
 
 
 class Builder:
@@ -79,6 +89,29 @@ class Builder:
         self.protocol = protocol or Protocol()
         self.sandbox = _choose_sandbox(sandbox)
         self._session: _BuildSession | None = None
+        # the steps started and not yet collected, for :meth:`stop` (which may come from another thread)
+        self._steps: weakref.WeakSet[ChildProcess] = weakref.WeakSet()
+        self.stopped = threading.Event()
+
+    def stop(self) -> None:
+        """Stop from any thread: every step running now is killed and none starts after; the
+        ``evaluate``, ``build`` or ``measure`` in progress raises :class:`Stopped`."""
+        self.stopped.set()
+        for child in list(self._steps):
+            child.kill()
+
+    @contextlib.contextmanager
+    def _stoppable(self):
+        """A task's result only when the run was not stopped meanwhile: a step killed by
+        :meth:`stop` would otherwise read as the kernel's crash."""
+        try:
+            yield
+        except Exception as e:
+            if self.stopped.is_set():
+                raise Stopped("stopped while the task ran") from e
+            raise
+        if self.stopped.is_set():
+            raise Stopped("stopped while the task ran")
 
     def target(self) -> dict:
         """The TVM target this builder's artifacts are for (JSON)."""
@@ -88,7 +121,7 @@ class Builder:
     def baseline_artifact(self, w: suite.WorkloadDef) -> Path:
         """The ``tvm-default`` build of a workload (the backend's default schedule), cached by
         what determines it."""
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         canonical = w.canonical_module()
         doc = self.backend.default_signature(canonical, w)
@@ -118,7 +151,7 @@ class Builder:
         return self._tuned_build(tvm_tuned.lookup(w, self.name, self.tuned_records), w)
 
     def _tuned_build(self, found: tvm_tuned.Lookup, w: suite.WorkloadDef) -> tuple[Path | None, str]:
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         rec = found.record
         if rec is None:
@@ -154,7 +187,7 @@ class Builder:
         base = self._task_record(w, cand)
         if cand is None:
             return None, base
-        with self._scratch() as scratch:
+        with self._stoppable(), self._scratch() as scratch:
             got = self._build(w, cand, base, scratch)
         return (got, base) if isinstance(got, Artifact) else (None, got)
 
@@ -171,8 +204,14 @@ class Builder:
 
     def _child(self, step: str, request: m.Message, scratch: Path, env: dict | None = None,
                pass_fds: tuple[int, ...] = ()) -> ChildProcess:
-        return ChildProcess(step, request, scratch, env={**self.backend.child_env(), **(env or {})},
-                            sandbox=self.sandbox, pass_fds=pass_fds)
+        if self.stopped.is_set():
+            raise Stopped(f"stopped before the {step} step")
+        child = ChildProcess(step, request, scratch, env={**self.backend.child_env(), **(env or {})},
+                             sandbox=self.sandbox, pass_fds=pass_fds)
+        self._steps.add(child)
+        if self.stopped.is_set():  # stop() ran while this one started
+            child.kill()
+        return child
 
     def _stopped(self, r: TaskResult, child: ChildProcess, status: str, reason: str, step: str,
                  output: str = "") -> TaskResult:
@@ -191,7 +230,7 @@ class Builder:
         """The build step: the candidate's library, or the task's failure. Inside
         :meth:`session` the step's process is the session's (TVM already imported), and
         ``scratch`` is not used."""
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         lim = self.protocol.limits
         step = self._session
@@ -267,8 +306,6 @@ class Builder:
     def _baselines(self, w, r: TaskResult, time_tuned: bool) -> dict[str, Artifact]:
         """The baselines' libraries (built here, from our own code, and cached). A baseline that
         does not build is recorded in ``r.detail``, never as the candidate's failure."""
-        from evaluator.ir.layered_trace import _tvm_message
-
         out: dict[str, Artifact] = {}
         # TVM's own default can fail to build (dlight's GEMV asks a GPU for more shared memory
         # than a block has): the task is still checked and timed, with no tvm-default speedup.
@@ -505,8 +542,6 @@ class Pipeline(Builder):
             try:
                 self.backend.build(mod, str(path))
             except Exception as e:  # noqa: BLE001
-                from evaluator.ir.layered_trace import _tvm_message
-
                 return self._fail(base, records.COMPILE_ERROR, f"build error: {_tvm_message(e)}", step="build")
             finally:
                 base.steps_s["build"] = time.perf_counter() - t0
@@ -517,7 +552,7 @@ class Pipeline(Builder):
         base = self._task_record(w, cand)
         if cand is None:
             return base
-        with self._scratch() as scratch:
+        with self._stoppable(), self._scratch() as scratch:
             return self._evaluate(w, cand, base, scratch)
 
     def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:
@@ -601,7 +636,8 @@ class Pipeline(Builder):
             artifact.check_linkage(lambda: _registry_calls(self.backend, w))
         except ValueError as e:
             return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
-        return self._check_and_time(w, r, artifact, time_vendor=time_vendor, baselines=baselines)
+        with self._stoppable():
+            return self._check_and_time(w, r, artifact, time_vendor=time_vendor, baselines=baselines)
 
     def _check_and_time(self, w, r: TaskResult, artifact: "Artifact | Callable[[], Artifact | TaskResult]",
                         time_tuned: bool = True, time_vendor: bool = True,
@@ -1046,8 +1082,6 @@ def _temporary_dir():
 
 
 def _choose_sandbox(choice):
-    from evaluator.sandbox import Sandbox, SandboxUnavailable, probe, unsafe_local_allowed
-
     if choice == "auto":
         why = probe()
         if why is None:
@@ -1072,8 +1106,6 @@ def _usage(child: ChildProcess) -> dict:
 def _limit_reason(child: ChildProcess, sandbox, alive: bool = False) -> str | None:
     """The sandbox limit that stopped a step, in words, or None (``alive``: the step still runs,
     so its cgroup's counters are read now)."""
-    import signal
-
     sig = child.killed_by
     u, lim = child.usage, getattr(sandbox, "limits", None)
     if alive and child.group is not None:
@@ -1110,7 +1142,7 @@ def evaluate_bundle(bundle, backend: str = BackendKind.CPU_LLVM, globs: list[str
                     progress: Callable[[str, TaskResult | None], None] | None = None,
                     seeds: Iterable[int] | None = None, sandbox="auto") -> dict:
     """Evaluate a loaded bundle on one backend over the selected tasks; the run report."""
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
     pipe = Pipeline(backend, protocol, seeds, sandbox=sandbox)
     tasks = suite.select(globs, include_hidden)

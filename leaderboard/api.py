@@ -7,7 +7,10 @@
 
 Query parameters (all optional): ``backend``, ``device``, ``track`` (public | verified), ``level``,
 ``domain``, ``family``, ``dtype``, ``baseline`` (tvm-default | tvm-tuned | vendor), ``p`` (0.5 … 2),
-``view`` (all | best | latest per team), ``sort``, ``order``; a bad one is a 400 naming it.
+``view`` (all | best | latest per team), ``sort``, ``order``, and on ``/leaderboard/`` ``offset`` and
+``limit`` (the bounds of every paginated list: ``portal.pagination``); a bad one is a 400 naming it, a
+device without a board on the backend a 404. Blank means not given. The schema says all of it, and
+``tests/portal/test_openapi_conformance.py`` holds the views to it (docs/api.md).
 """
 
 from __future__ import annotations
@@ -19,42 +22,39 @@ import json
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from evaluator.scoring import FAST_P
-from evaluator.vocabulary import Track
 from leaderboard import matrix
-from leaderboard.ranking import NO_GENERALISATION, TRACKS, BoardQuerySerializer, Ranking, board, boards
-from leaderboard.serializers import BoardPageSerializer
+from leaderboard.ranking import NO_GENERALISATION, BoardQuery, BoardQuerySerializer, Ranking, board, boards
+from leaderboard.ranking.params import BOARD_FIELDS, BoardPageQuerySerializer
+from leaderboard.serializers import (BoardExportSerializer, BoardPageSerializer, BoardSummarySerializer,
+                                     MatrixQuerySerializer, MatrixSerializer)
 from leaderboard.slices import FILTERS
+from portal import provenance
 from portal.models import Submission
 
-MAX_LIMIT = 1000
 GENERALISATION_KEYS = list(NO_GENERALISATION)  # generalisation, generalisation_fast, generalisation_patterns
+EXPORT_FORMATS = ("csv", "json")
+NO_BOARD = OpenApiResponse(description="no board for that device on the backend (the body names the device)")
 
 
-def _ranking(request: Request) -> Ranking | Response:
-    q, errors = BoardQuerySerializer.parse(request.query_params)
-    if errors:
-        return Response({k: [v] for k, v in errors.items()}, status=400)
-    return board(query=q)
+def _read(cls: type[BoardQuerySerializer], request: Request) -> tuple[dict, Response | None]:
+    """The validated board parameters, or the error answer: 400 naming each bad parameter, 404
+    when the one problem is a device without a board (a well-formed request for what is not there)."""
+    data, errors = cls.read(request.query_params)
+    if not errors:
+        return data, None
+    return data, Response({k: [v] for k, v in errors.items()}, status=404 if set(errors) == {"device"} else 400)
 
 
-def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int | Response:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        v = int(raw)
-    except ValueError:
-        v = None
-    if v is None or not lo <= v <= hi:
-        return Response({name: [f"{name} must be an integer from {lo} to {hi}"]}, status=400)
-    return v
+def _board(data: dict) -> Ranking:
+    return board(query=BoardQuery(**{k: v for k, v in data.items() if k in BOARD_FIELDS}))
 
 
 class LeaderboardView(APIView):
@@ -63,27 +63,25 @@ class LeaderboardView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[BoardQuerySerializer, OpenApiParameter("offset", int), OpenApiParameter("limit", int)],
-                   responses=BoardPageSerializer)
+    @extend_schema(parameters=[BoardPageQuerySerializer], responses={200: BoardPageSerializer, 404: NO_BOARD})
     def get(self, request: Request) -> Response:
-        r = _ranking(request)
-        if isinstance(r, Response):
-            return r
-        offset = _int(request, "offset", 0, 0, 10**6)
-        limit = _int(request, "limit", 100, 1, MAX_LIMIT)
-        for v in (offset, limit):
-            if isinstance(v, Response):
-                return v
+        data, error = _read(BoardPageQuerySerializer, request)
+        if error:
+            return error
+        r = _board(data)
+        offset, limit = data["offset"], data["limit"]
         return Response({"board": r.meta(), "count": r.submissions, "offset": offset, "limit": limit,
                          "rows": [x.to_json() for x in r.page(offset, limit)]})
-
-
 # fast_sig@p next to fast@p: the lower bound of the speedup's 95 % CI ≥ p (a tie within noise
 # is not counted fast); ties@1.0: correct tasks whose interval contains 1.0; generalisation*:
 # shares and a count over patterns from the verified run, never which workloads
 CSV_FIELDS = (["rank", "kind", "name", "owner", "submission_id", "created_at", "verified", "tasks", "attempted",
                "correct", "correct@1"] + [k for p in FAST_P for k in (f"fast@{p}", f"fast_sig@{p}")]
               + ["ties@1.0", *GENERALISATION_KEYS, "geomean_correct", "geomean_deployable", "roofline_median"])
+
+
+# after the domain columns: what produced the row's results (";" between distinct values)
+PROVENANCE_FIELDS = ("tvm", "evaluator", "harness_digest", "protocol_digest", "device", "driver", "hostname", "digest")
 
 
 def _filename(r: Ranking, ext: str) -> str:
@@ -99,26 +97,39 @@ class ExportView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[BoardQuerySerializer],
-                   responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[BoardQuerySerializer,
+                               OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=list(EXPORT_FORMATS),
+                                                description="the file's format (404: another one)")],
+                   responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/json"): BoardExportSerializer,
+                              404: NO_BOARD})
     def get(self, request: Request, fmt: str) -> HttpResponse | Response:
-        r = _ranking(request)
-        if isinstance(r, Response):
-            return r
+        if fmt not in EXPORT_FORMATS:
+            raise NotFound(f"no export format {fmt[:20]!r}; known: {', '.join(EXPORT_FORMATS)}")
+        data, error = _read(BoardQuerySerializer, request)
+        if error:
+            return error
+        r = _board(data)
+        # what produced each submission row's results on this board (portal.provenance)
+        made_by = provenance.of_board({x.submission_id for x in r.rows if x.submission_id}, r.query.backend,
+                                      r.query.track, r.query.device)
         if fmt == "json":
-            body = json.dumps({"board": r.meta(), "rows": [x.to_json() for x in r.rows]}, cls=DjangoJSONEncoder,
+            body = json.dumps({"board": r.meta(), "rows": [x.to_json() for x in r.rows],
+                               "provenance": {str(k): v for k, v in made_by.items()}}, cls=DjangoJSONEncoder,
                               indent=1)
             resp = HttpResponse(body, content_type="application/json")
         else:
             domains = sorted({d for x in r.rows for d in x.domains})
             buf = io.StringIO()
             w = csv.writer(buf)
-            w.writerow(CSV_FIELDS + [f"fast@{r.query.p:g}:{d}" for d in domains])
+            w.writerow(CSV_FIELDS + [f"fast@{r.query.p:g}:{d}" for d in domains] + list(PROVENANCE_FIELDS))
             for x in r.rows:
                 s = x.summary
                 rec = {"rank": x.rank, "kind": x.kind, "name": x.name, "owner": x.owner,
                        "submission_id": x.submission_id, "created_at": x.created_at, "verified": x.verified, **s}
-                w.writerow([_cell(rec.get(k)) for k in CSV_FIELDS] + [_cell(x.domains.get(d)) for d in domains])
+                made = made_by.get(x.submission_id, [])
+                w.writerow([_cell(rec.get(k)) for k in CSV_FIELDS] + [_cell(x.domains.get(d)) for d in domains]
+                           + [_cell(";".join(sorted({str(m.get(k, "")) for m in made})) or None)
+                              for k in PROVENANCE_FIELDS])
             resp = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")
         resp["Content-Disposition"] = f'attachment; filename="{_filename(r, fmt)}"'
         return resp
@@ -137,7 +148,7 @@ class BoardsView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=BoardSummarySerializer(many=True))
     def get(self, request: Request) -> Response:
         return Response(boards())
 
@@ -147,22 +158,15 @@ class MatrixView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("submission", int), OpenApiParameter("top", int),
-                               OpenApiParameter("track", str, enum=list(TRACKS))],
-                   responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[MatrixQuerySerializer], responses={
+        200: MatrixSerializer, 404: OpenApiResponse(description="no submission of that id visible to you")})
     def get(self, request: Request) -> Response:
-        track = request.query_params.get("track") or Track.PUBLIC
-        if track not in TRACKS:
-            return Response({"track": [f"unknown track {track!r}; known: {', '.join(TRACKS)}"]}, status=400)
-        if request.query_params.get("submission"):
-            sid = _int(request, "submission", 0, 1, 2**62)
-            if isinstance(sid, Response):
-                return sid
+        q = MatrixQuerySerializer(data=request.query_params)
+        q.is_valid(raise_exception=True)
+        track, sid = q.validated_data["track"], q.validated_data.get("submission")
+        if sid is not None:
             sub = Submission.objects.filter(pk=sid).first()
             if sub is None or not sub.visible_to(request.user):
                 return Response({"submission": [f"no submission {sid}"]}, status=404)
             return Response(matrix.for_submission(sid, track))
-        top = _int(request, "top", 10, 1, 100)
-        if isinstance(top, Response):
-            return top
-        return Response(matrix.across_top(top, track))
+        return Response(matrix.across_top(q.validated_data["top"], track))

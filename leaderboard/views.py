@@ -1,5 +1,6 @@
-"""Leaderboard pages: the boards, the backend × domain matrix, a workload's roofline, comparing
-two submissions, and optimization traces. Numbers come from ``leaderboard.ranking`` only."""
+"""Leaderboard pages: the boards, the backend × domain matrix, the task catalogue and a
+workload's page (with its roofline), comparing two submissions, and optimization traces. Numbers
+come from ``leaderboard.ranking`` only."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from evaluator import suite
+from evaluator.suite import sources
 from evaluator.vocabulary import BackendKind, Baseline, Status, Track
+from leaderboard import catalogue
 from leaderboard import matrix as matrix_data
 from leaderboard import plots
 from leaderboard.models import BackendPeak, BaselineSample, Board
@@ -121,7 +124,19 @@ def matrix_page(request: HttpRequest) -> HttpResponse:
                                                        "title": title, "track": track, "tracks": TRACKS})
 
 
+def tasks_page(request: HttpRequest) -> HttpResponse:
+    """The task catalogue: the served public workloads, filtered, counted per facet, paginated.
+    A bad parameter is named and left out (400)."""
+    filters, errors = catalogue.CatalogueQuerySerializer.parse(request.GET)
+    c = catalogue.catalogue(filters, errors)
+    return render(request, "leaderboard/tasks.html", {"c": c, "facets": catalogue.FACETS},
+                  status=400 if errors else 200)
+
+
 def workload_page(request: HttpRequest, workload: str) -> HttpResponse:
+    """A workload's catalogue entry: what it computes, shapes and work, the reference, the
+    canonical TVMScript, the prompt a model gets, baseline times and the top entries per board,
+    and a roofline on the chosen board."""
     try:
         w = suite.get_workload(workload)
     except KeyError:
@@ -129,6 +144,8 @@ def workload_page(request: HttpRequest, workload: str) -> HttpResponse:
     if w.hidden:
         raise Http404("no such workload")  # held out: never shown, not even that it exists
     q, errors = BoardQuerySerializer.parse(request.GET)
+    mode, mode_errors = catalogue.PromptModeSerializer.parse(request.GET)
+    errors.update(mode_errors)
     board_obj = find_board(q.backend, q.device)
     q = BoardQuery(backend=q.backend, device=board_obj.device if board_obj else "")
     peak = BackendPeak.objects.filter(backend=q.backend, device=q.device).first()
@@ -155,10 +172,20 @@ def workload_page(request: HttpRequest, workload: str) -> HttpResponse:
     if peak:
         plot = plots.roofline(ai=w.flops / max(w.bytes, 1), peak_flops=peak.flops_per_s, peak_bw=peak.bytes_per_s,
                               points=points, by_bytes=by_bytes)
+    info = catalogue.backend_info(q.backend)
+    script, script_note = catalogue.canonical_script(w)
+    timed = catalogue.baseline_times([w.id])
     return render(request, "leaderboard/workload.html", {
         "w": w, "info": w.describe(), "q": q, "errors": list(errors.values()), "peak": peak, "plot": plot,
         "points": points, "by_bytes": by_bytes, "ai": w.flops / max(w.bytes, 1),
         "boards": list(Board.objects.values("backend", "device")),
+        "flops": catalogue.human(w.flops, "FLOP"), "bytes": catalogue.human(w.bytes, "B"),
+        "reference": sources.reference_source(w.pattern), "script": script, "script_note": script_note,
+        "prompt": catalogue.model_prompt(w, info, mode), "prompt_backend": info, "mode": mode,
+        "modes": catalogue.MODES, "prompt_version": catalogue.CURRENT, "budget": catalogue.PROMPT_BUDGET,
+        "baselines": BASELINES, "baseline_times": catalogue.baseline_rows(w, timed),
+        "tops": catalogue.top_entries(w, timed),
+        "starter": catalogue.starter_links(w),
     })
 
 

@@ -32,6 +32,7 @@ from evaluator.agents.budget import Budget, BudgetExhausted, Meter
 from evaluator.agents.client import BUDGET_EXHAUSTED, ChatClient, NetPolicy, redact
 from evaluator.agents.modes import MODES, run_task
 from evaluator.agents.prompts import CURRENT, TEMPLATES, PromptSet
+from evaluator.pipeline import Stopped
 from evaluator.records import TaskResult
 from evaluator.vocabulary import Track
 from portal.models import Endpoint, Submission
@@ -194,6 +195,8 @@ def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store
                 _scrub(r, key)
                 if store(sub, r) and count_progress:
                     Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+        except Stopped:  # cancelled while a task ran (``evaluation.stop_on_cancel``): no key in it
+            raise
         except Exception as e:  # noqa: BLE001 - re-raised without the key in its message
             raise RuntimeError(redact(f"{type(e).__name__}: {e}", key)) from None
     return fatal

@@ -7,23 +7,25 @@ after a worker died finishes the submission with exactly one result per task.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
 import tempfile
+import threading
 from pathlib import Path
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 from evaluator import scoring
 from evaluator.formats.bundle import load_bundle
 from evaluator.harness.protocol import Protocol
-from evaluator.pipeline import Candidate, Pipeline
+from evaluator.pipeline import Candidate, Pipeline, Stopped
 from evaluator.vocabulary import Baseline
-from portal import endpoints
-from portal.models import Blob, Result, Submission
+from portal import endpoints, provenance
+from portal.models import Blob, Provenance, Result, Submission
 from portal.secretfiles import stored_secret
 from portal.signals import peak_measured, result_landed
 from portal.tracks import track_tasks
@@ -31,11 +33,12 @@ from portal.tracks import track_tasks
 log = logging.getLogger(__name__)
 
 
-def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, announce: bool = True) -> bool:
+def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, announce: bool = True,
+          made_by: str | None = None) -> bool:
     """Store one TaskResult and (``announce``) announce it (``signals.result_landed``: the
     leaderboard refreshes the boards it changes); False when it was already there. A measurement
     machine stores without announcing: the boards' slices are the suite's, and it has no pattern
-    files (``farm.land_backend``)."""
+    files (``farm.land_backend``). ``made_by``: the digest of the job's :class:`Provenance`."""
     try:
         with transaction.atomic():
             result = Result.objects.create(
@@ -44,7 +47,7 @@ def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, a
                 speedup_tvm_default=r.speedup.get(Baseline.TVM_DEFAULT),
                 speedup_tvm_tuned=r.speedup.get(Baseline.TVM_TUNED), speedup_vendor=r.speedup.get(Baseline.VENDOR),
                 time_s=r.times["candidate"].median_s if "candidate" in r.times else None,
-                roofline_fraction=r.roofline_fraction, record=r.to_json(),
+                roofline_fraction=r.roofline_fraction, record=r.to_json(), provenance_id=made_by,
             )
     except IntegrityError:
         return False
@@ -77,6 +80,41 @@ def verification_seeds(submission_id: int, backend: str, n: int) -> list[int]:
     return out
 
 
+@contextlib.contextmanager
+def stop_on_cancel(sub: Submission, builder):
+    """While the body runs, a thread asks every ``EKB_CANCEL_POLL_S`` seconds whether ``sub`` has
+    been cancelled; once it has, it stops ``builder`` (a Pipeline or Builder): the step running
+    now is killed, and the body's evaluate/build/measure raises ``Stopped``. A cancel then frees
+    the worker within about that interval, not when the task's step would have ended. The thread
+    runs one indexed query per interval, so it barely touches the process's timing."""
+    done = threading.Event()
+
+    def watch() -> None:
+        try:
+            while not done.wait(settings.EKB_CANCEL_POLL_S):
+                if sub.is_cancelled():
+                    log.info("submission %s was cancelled: stopping its running step", sub.pk)
+                    builder.stop()
+                    return
+        except Exception:  # noqa: BLE001 - without a watcher the job still stops between tasks
+            log.exception("watching submission %s for a cancel failed", sub.pk)
+        finally:
+            connection.close()  # this thread's own connection
+
+    watcher = threading.Thread(target=watch, name=f"ekb-cancel-watch-{sub.pk}", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join(timeout=30)
+
+
+def made_by(builder, *, secret_seeds: bool = False, side: str = "job") -> str:
+    """The digest of this job's stored :class:`Provenance` (``portal.provenance.collect``)."""
+    return Provenance.put(provenance.collect(builder, secret_seeds=secret_seeds, side=side))
+
+
 def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -> None:
     """Evaluate a submission on one backend: the public workloads with the public seeds, or for
     the verified track every workload (hidden ones too) with secret seeds."""
@@ -88,19 +126,21 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
     sub.start()
     try:
         pipe = Pipeline(backend)
-        if sub.kind == Submission.Kind.ENDPOINT:
-            _announce_peak(pipe)
-            done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.PUBLIC)
-                       .values_list("workload", flat=True))
-            with pipe.session():  # the model's candidates for this submission share a build process
-                fatal = endpoints.evaluate_endpoint(
-                    sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device))
-            if fatal:
-                sub.fail(fatal)
-                return
-        else:
-            _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), pipe)
-    except _Cancelled:
+        prov = made_by(pipe)
+        with stop_on_cancel(sub, pipe):
+            if sub.kind == Submission.Kind.ENDPOINT:
+                _announce_peak(pipe)
+                done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.PUBLIC)
+                           .values_list("workload", flat=True))
+                with pipe.session():  # the model's candidates for this submission share a build process
+                    fatal = endpoints.evaluate_endpoint(
+                        sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device, made_by=prov))
+                if fatal:
+                    sub.fail(fatal)
+                    return
+            else:
+                _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), pipe, prov)
+    except (_Cancelled, Stopped):  # cancelled: the task it was on has no result
         return
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("evaluation of submission %s on %s failed", submission_id, backend)
@@ -135,7 +175,7 @@ def stored_bundle(sub: Submission):
         return load_bundle(str(path))
 
 
-def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -> None:
+def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline, prov: str) -> None:
     bundle = stored_bundle(sub)
     _announce_peak(pipe)
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
@@ -148,7 +188,7 @@ def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline) -
                 raise _Cancelled
             e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
             r = pipe.evaluate(w, Candidate.of(e, w))
-            if store(sub, r, device=pipe.info.device, track=track) and track == Result.PUBLIC:
+            if store(sub, r, device=pipe.info.device, track=track, made_by=prov) and track == Result.PUBLIC:
                 Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
 
 
@@ -161,16 +201,18 @@ def _verify_backend(submission_id: int, backend: str) -> None:
     try:
         n = len(Protocol().seeds)
         pipe = Pipeline(backend, seeds=verification_seeds(sub.pk, backend, n))
+        prov = made_by(pipe, secret_seeds=True)
         if sub.kind == Submission.Kind.ENDPOINT:
             done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.VERIFIED)
                        .values_list("workload", flat=True))
             # a fatal endpoint failure leaves the verification unfinished: staff see the state
             with pipe.session():
                 endpoints.evaluate_endpoint(sub, backend, pipe, done,
-                                            lambda s, r: store(s, r, device=pipe.info.device, track=Result.VERIFIED),
+                                            lambda s, r: store(s, r, device=pipe.info.device, track=Result.VERIFIED,
+                                                               made_by=prov),
                                             workloads=_verified_tasks(sub), count_progress=False)
         else:
-            _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe)
+            _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe, prov)
     except _Cancelled:
         return
     except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads

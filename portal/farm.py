@@ -15,6 +15,7 @@ tasks with a result (the unique constraints turn a concurrent duplicate into a n
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from django.conf import settings
@@ -23,11 +24,11 @@ from django.db.models import F
 
 from evaluator.backends import get_builder
 from evaluator.harness.protocol import Protocol
-from evaluator.pipeline import Artifact, Builder, Candidate, Pipeline
+from evaluator.pipeline import Artifact, Builder, Candidate, Pipeline, Stopped
 from evaluator.records import TaskResult
 from evaluator.suite.spec import WorkloadSpec
-from portal import evaluation, jobs
-from portal.models import Blob, Build, Result, Submission
+from portal import evaluation, jobs, provenance
+from portal.models import Blob, Build, Provenance, Result, Submission
 from portal.signals import results_landed
 from portal.tracks import track_tasks
 
@@ -47,6 +48,12 @@ def _seeds(sub: Submission, backend: str, track: str) -> tuple[int, ...]:
     return tuple(evaluation.verification_seeds(sub.pk, backend, n)) if track == Result.VERIFIED else Protocol().seeds
 
 
+def _watched(sub: Submission, track: str, builder):
+    """A public run stops its running step when the submission is cancelled (a verified run has
+    no cancel)."""
+    return evaluation.stop_on_cancel(sub, builder) if track == Result.PUBLIC else contextlib.nullcontext()
+
+
 def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -> None:
     """Build every task of a submission's track on one backend, then queue its measurement.
 
@@ -63,9 +70,10 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
         bundle = evaluation.stored_bundle(sub)
         builder = Builder(get_builder(backend, settings.EKB_BUILD_TARGETS.get(backend)))
         target, seeds = builder.target(), _seeds(sub, backend, track)
+        made_by = evaluation.made_by(builder, side="build")
         built = set(Build.objects.filter(submission=sub, backend=backend, track=track)
                     .values_list("workload", flat=True))
-        with builder.session():  # this submission's builds share one build process
+        with _watched(sub, track, builder), builder.session():  # this submission's builds share one process
             for w in track_tasks(track):
                 if w.id in built:
                     continue
@@ -82,9 +90,11 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
                     Build.objects.create(submission=sub, workload=w.id, backend=backend, track=track,
                                          candidate=_store_files(artifact) if artifact is not None else None,
                                          baselines=baselines, record=record.to_json(), target=target,
-                                         workload_spec=spec, references=references)
+                                         workload_spec=spec, references=references, provenance_id=made_by)
                 except IntegrityError:  # a concurrent duplicate of this job built it first
                     pass
+    except Stopped:  # cancelled while a task was built: the task has no Build
+        return
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("building submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)
@@ -99,9 +109,12 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
         return
     try:
         pipe = Pipeline(backend, seeds=_seeds(sub, backend, track))
+        here = provenance.collect(pipe, secret_seeds=track == Result.VERIFIED, side="measure")
+        made_by: dict[str | None, str] = {}  # a Build's provenance → the results' (this machine's + it)
         done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                    .values_list("workload", flat=True))
-        with pipe.session():  # this submission's kernels: each role's process kept from task to task
+        # this submission's kernels: each role's process kept from task to task
+        with _watched(sub, track, pipe), pipe.session():
             for b in Build.objects.filter(submission=sub, backend=backend, track=track).order_by("workload"):
                 if b.workload in done:
                     continue
@@ -116,9 +129,14 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
                     w = WorkloadSpec.from_json(b.workload_spec, Blob.read(b.references))
                     record = pipe.measure(w, _load_files(b.candidate),
                                           {role: _load_files(f) for role, f in b.baselines.items()}, record=record)
-                if evaluation.store(sub, record, device=pipe.info.device, track=track, announce=False) \
-                        and track == Result.PUBLIC:
+                if b.provenance_id not in made_by:
+                    built_by = b.provenance.data if b.provenance_id else None
+                    made_by[b.provenance_id] = Provenance.put({**here, "build": built_by})
+                if evaluation.store(sub, record, device=pipe.info.device, track=track, announce=False,
+                                    made_by=made_by[b.provenance_id]) and track == Result.PUBLIC:
                     Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
+    except Stopped:  # cancelled while a task was measured: the task has no result
+        return
     except Exception as exc:  # noqa: BLE001
         log.exception("measuring submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)

@@ -8,6 +8,7 @@ is what makes a redelivered job harmless.
 from __future__ import annotations
 
 import hashlib
+import json
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -114,13 +115,14 @@ class Submission(models.Model):
                                 tasks_done=tasks_done, summary=summary, finished_at=timezone.now())
 
     def cancel(self) -> bool:
-        """Stop a queued or running submission: its jobs see the state between tasks and stop."""
+        """Stop a queued or running submission: a queued job does not start, and a running one
+        stops its current task's step within ``EKB_CANCEL_POLL_S`` (``evaluation.stop_on_cancel``)."""
         return self._transition([self.State.QUEUED, self.State.RUNNING], state=self.State.CANCELLED,
                                 finished_at=timezone.now())
 
     def is_cancelled(self) -> bool:
         """Whether the submission has been cancelled since this instance was read (the row's state):
-        a running job asks between tasks."""
+        a running job asks between tasks, and its watcher while a task runs."""
         return Submission.objects.filter(pk=self.pk, state=self.State.CANCELLED).exists()
 
     # The verified run's own transitions (``verification``), independent of ``state``.
@@ -155,6 +157,28 @@ class Submission(models.Model):
         V = self.Verification
         return self._verification_transition([V.NONE, V.QUEUED, V.RUNNING, V.FAILED], verification=V.FINISHED,
                                              verified_at=timezone.now())
+
+
+class Provenance(models.Model):
+    """What produced a result: the TVM and harness versions, the protocol's digest, the compiler
+    and its flags, the device and its driver, the worker's host (``portal.provenance.collect``).
+    Content-addressed like :class:`Blob`: one row per distinct description, shared by every
+    result a job stored, so a submission's results say which machine and software made each."""
+
+    digest = models.CharField(max_length=64, primary_key=True)  # sha256 of the canonical JSON
+    data = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"provenance {self.digest[:12]} ({self.data.get('backend', '')} on {self.data.get('hostname', '')})"
+
+    @classmethod
+    def put(cls, data: dict) -> str:
+        """Store ``data`` (once) and return its digest."""
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+        digest = hashlib.sha256(canonical.encode()).hexdigest()
+        cls.objects.get_or_create(digest=digest, defaults={"data": json.loads(canonical)})
+        return digest
 
 
 class Result(models.Model):
@@ -193,6 +217,8 @@ class Result(models.Model):
     time_s = models.FloatField(null=True)
     roofline_fraction = models.FloatField(null=True)
     record = models.JSONField(default=dict)  # TaskResult.to_json(), the full typed record
+    # what produced it (None: stored before provenance was kept)
+    provenance = models.ForeignKey(Provenance, null=True, blank=True, on_delete=models.PROTECT, related_name="results")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -355,6 +381,8 @@ class Build(models.Model):
     # and the Blob of its seeded sets' reference outputs; empty for a failed build
     workload_spec = models.JSONField(default=dict)
     references = models.CharField(max_length=64, blank=True)
+    # the build machine's side of the provenance (its host, TVM, compiler and flags)
+    provenance = models.ForeignKey(Provenance, null=True, blank=True, on_delete=models.PROTECT, related_name="builds")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

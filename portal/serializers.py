@@ -2,16 +2,44 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from evaluator.agents.prompts import CURRENT
+from evaluator.agents.modes import MODES
+from evaluator.agents.prompts import CURRENT, TEMPLATES
+from evaluator.suite import DOMAINS, LEVELS
 from evaluator.vocabulary import Baseline
+from portal import estimates, starter
 from portal.endpoints import create_endpoint_submission
-from portal.models import Result, Submission
+from portal.models import Provenance, Result, Submission
 from portal.signals import answers, submission_generalisation
 from portal.submissions import create_submission
+
+
+class KnownChoiceField(serializers.ChoiceField):
+    """One of the values ``known()`` gives when the serializer is made (so the schema lists them);
+    a bad one is named, with the values known."""
+
+    default_error_messages = {"invalid_choice": "unknown {name} {input!r}; known: {known}"}
+
+    def __init__(self, known, **kwargs):
+        super().__init__(choices=list(known()), **kwargs)
+
+    def to_internal_value(self, data):
+        if str(data) not in self.choice_strings_to_values:
+            self.fail("invalid_choice", name=self.field_name, input=str(data)[:80], known=", ".join(self.choices))
+        return super().to_internal_value(data)
+
+
+class ServedBackendField(KnownChoiceField):
+    """A backend this deployment evaluates."""
+
+    default_error_messages = {"invalid_choice": "backend {input!r} is not served here; served: {known}"}
+
+    def __init__(self, **kwargs):
+        super().__init__(lambda: settings.EKB_BACKENDS, **kwargs)
 
 
 class SubmissionCreateSerializer(serializers.Serializer):
@@ -20,7 +48,7 @@ class SubmissionCreateSerializer(serializers.Serializer):
                                   help_text="defaults to the manifest's name")
     description = serializers.CharField(required=False, max_length=2000, allow_blank=True)
     public = serializers.BooleanField(required=False, default=True)
-    backends = serializers.ListField(child=serializers.CharField(max_length=80), required=False,
+    backends = serializers.ListField(child=ServedBackendField(), required=False,
                                      max_length=16, help_text="default: the bundle's backends served here")
 
     def create(self, validated):
@@ -52,7 +80,7 @@ class EndpointCreateSerializer(serializers.Serializer):
     name = serializers.RegexField(r"^[A-Za-z0-9._ ()-]{1,64}$", required=False)
     description = serializers.CharField(required=False, max_length=2000, allow_blank=True)
     public = serializers.BooleanField(required=False, default=True)
-    backends = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=16)
+    backends = serializers.ListField(child=ServedBackendField(), required=False, max_length=16)
 
     def create(self, validated):
         try:
@@ -92,11 +120,14 @@ class ResultSerializer(serializers.ModelSerializer):
     speedup = serializers.SerializerMethodField()
     trace_steps = serializers.SerializerMethodField(help_text="steps in this task's optimization trace "
                                                     "(read them at .../trace/<backend>/<workload>/)")
+    provenance = serializers.CharField(source="provenance_id", allow_null=True,
+                                       help_text="digest of what produced it: one of the submission's provenance "
+                                                 "entries (null: stored before provenance was kept)")
 
     class Meta:
         model = Result
         fields = ["workload", "backend", "device", "status", "reason", "level", "domains", "speedup", "time_s",
-                  "roofline_fraction", "trace_steps"]
+                  "roofline_fraction", "trace_steps", "provenance"]
 
     def get_speedup(self, r: Result) -> dict[str, float | None]:
         # every baseline the run timed (tvm-tuned where a tuning record exists)
@@ -132,19 +163,90 @@ class GeneralisationSerializer(serializers.Serializer):
     generalisation_patterns = serializers.IntegerField(help_text="patterns counted (with a held-out result)")
 
 
+class ProvenanceSerializer(serializers.Serializer):
+    """What produced a submission's results on one backend, as the worker saw it
+    (``portal.provenance.collect``; docs/operations.md#where-is-my-job)."""
+
+    digest = serializers.CharField(help_text="sha256 of this description (results name it)")
+    backend = serializers.CharField()
+    hostname = serializers.CharField(help_text="the machine that evaluated and stored the results")
+    worker = serializers.CharField(allow_blank=True, help_text="its Celery node ('' on the embedded worker)")
+    evaluator = serializers.CharField(help_text="the evaluator package's version")
+    harness_digest = serializers.CharField(help_text="sha256 of the harness's sources (pipeline, harness, "
+                                           "sandbox, backends)")
+    tvm = serializers.CharField(help_text="tvm.__version__")
+    tvm_codegen = serializers.CharField(allow_blank=True, help_text="TVM's LLVM")
+    python = serializers.CharField()
+    target = serializers.DictField(help_text="the TVM target, as JSON")
+    device = serializers.CharField(required=False, allow_blank=True)
+    arch = serializers.CharField(required=False, allow_blank=True)
+    driver = serializers.CharField(required=False, help_text="GPU driver, OpenCL platform, else the OS kernel")
+    platform = serializers.CharField(required=False)
+    protocol_digest = serializers.CharField(required=False, help_text="sha256 of the protocol's knobs and limits "
+                                            "(seeds excepted)")
+    seeds = serializers.JSONField(required=False, help_text='the public input seeds, or "secret" (verified run)')
+    sandbox = serializers.DictField(required=False, allow_null=True, help_text="the sandbox's limits (null: none)")
+    compiler = serializers.DictField(required=False, child=serializers.CharField(allow_blank=True),
+                                     help_text="tvm: TVM and its LLVM; c: the C compiler of c-source entries")
+    flags = serializers.DictField(required=False, help_text="a format's compiler flags (c-source)")
+    build = serializers.DictField(required=False, allow_null=True,
+                                  help_text="compile farm: the build machine's description; null: built here")
+
+
 class SubmissionSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     progress = serializers.SerializerMethodField()
+    queue_position = serializers.SerializerMethodField(
+        help_text="jobs a worker takes before this submission's (the most over its backends); null when running, "
+                  "ended, in a list, or the queue cannot be read")
+    eta_s = serializers.SerializerMethodField(
+        help_text="estimated seconds until it finishes: measured seconds per task × (tasks ahead ÷ live workers + "
+                  "its tasks left); null when ended, in a list, or with no finished submission to measure from")
+    eta_basis = serializers.SerializerMethodField(help_text="how the estimate was made, in words")
     results = serializers.SerializerMethodField()
     endpoint = serializers.SerializerMethodField()
     generalisation = serializers.SerializerMethodField()
+    provenance = serializers.SerializerMethodField()
 
     class Meta:
         model = Submission
         fields = ["id", "name", "owner", "description", "kind", "backends", "public", "state", "error",
-                  "bundle_sha256", "progress", "summary", "created_at", "started_at", "finished_at",
-                  "verification", "verified_at", "generalisation", "endpoint", "results"]
+                  "bundle_sha256", "progress", "queue_position", "eta_s", "eta_basis", "summary", "created_at",
+                  "started_at", "finished_at", "verification", "verified_at", "generalisation", "endpoint",
+                  "provenance", "results"]
         read_only_fields = fields
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._where: dict[int, estimates.Whereabouts] = {}  # one reading of the queues per submission
+
+    def _whereabouts(self, s: Submission) -> estimates.Whereabouts | None:
+        if not self.context.get("with_queue"):
+            return None
+        if s.pk not in self._where:
+            self._where[s.pk] = estimates.whereabouts(s)
+        return self._where[s.pk]
+
+    def get_queue_position(self, s: Submission) -> int | None:
+        w = self._whereabouts(s)
+        return w.queue_position if w else None
+
+    def get_eta_s(self, s: Submission) -> int | None:
+        w = self._whereabouts(s)
+        return w.eta_s if w else None
+
+    def get_eta_basis(self, s: Submission) -> str:
+        w = self._whereabouts(s)
+        return w.basis if w else ""
+
+    @extend_schema_field(ProvenanceSerializer(many=True, allow_null=True))
+    def get_provenance(self, s: Submission) -> list[dict] | None:
+        """Every distinct description among its public results (one per backend, unless a job was
+        redelivered to another machine); null in a list."""
+        if not self.context.get("with_results", True):
+            return None
+        found = Provenance.objects.filter(results__submission=s, results__track=Result.PUBLIC).distinct()
+        return [{"digest": p.digest, **p.data} for p in found.order_by("digest")]
 
     @extend_schema_field(GeneralisationSerializer(many=True))
     def get_generalisation(self, s: Submission) -> list[dict]:
@@ -156,10 +258,13 @@ class SubmissionSerializer(serializers.ModelSerializer):
     def get_progress(self, s: Submission) -> dict[str, int]:
         return {"done": s.tasks_done, "total": s.tasks_total}
 
+    @extend_schema_field(EndpointSerializer(allow_null=True, help_text="an endpoint submission's endpoint"))
     def get_endpoint(self, s: Submission) -> dict | None:
         ep = getattr(s, "endpoint", None) if s.kind == Submission.Kind.ENDPOINT else None
         return EndpointSerializer(ep, context=self.context).data if ep else None
 
+    @extend_schema_field(ResultSerializer(many=True, allow_null=True,
+                                          help_text="the public results (null in a list of submissions)"))
     def get_results(self, s: Submission) -> list[dict] | None:
         if not self.context.get("with_results", True):
             return None
@@ -205,3 +310,78 @@ class BackendSerializer(serializers.Serializer):
     served = serializers.BooleanField(help_text="this deployment evaluates submissions on it")
     workers = BackendWorkerSerializer(many=True, help_text="live workers advertising this backend")
     queue_depth = serializers.IntegerField(allow_null=True, help_text="jobs waiting (Celery mode)")
+
+
+# --- the operations the ``ekb`` client needs (tasks in full, starter bundles, cancel, rerun) ----
+
+
+class DetailErrorSerializer(serializers.Serializer):
+    """An error the operation explains in one message."""
+
+    detail = serializers.CharField()
+
+
+class TaskQuerySerializer(serializers.Serializer):
+    """Filters of ``GET /api/v1/tasks/``: each one given must hold for a task to be listed."""
+
+    level = serializers.ChoiceField(choices=list(LEVELS), required=False)
+    domain = serializers.ChoiceField(choices=list(DOMAINS), required=False)
+    family = KnownChoiceField(starter.families, required=False, help_text="e.g. matmul, conv2d")
+    dtype = KnownChoiceField(starter.dtypes, required=False, help_text="e.g. float32, float16, int8")
+    backend = ServedBackendField(required=False,
+                                 help_text="a backend served here (every served task runs on each one)")
+    search = serializers.CharField(required=False, max_length=starter.MAX_SEARCH_CHARS,
+                                   help_text="case-insensitive text in the workload id, summary or source")
+
+
+class TaskDetailQuerySerializer(serializers.Serializer):
+    """Which prompt ``GET /api/v1/tasks/{workload}/`` shows."""
+
+    backend = ServedBackendField(required=False,
+                                 help_text="the backend the prompt is for (default: the first served here)")
+    mode = serializers.ChoiceField(choices=list(MODES), default="agent", help_text="the endpoint mode")
+    prompt_version = serializers.ChoiceField(choices=sorted(TEMPLATES), default=CURRENT)
+
+
+class PromptMessageSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["system", "user"])
+    content = serializers.CharField()
+
+
+class PromptSerializer(serializers.Serializer):
+    version = serializers.CharField()
+    digest = serializers.CharField(help_text="of the template set (stored with every endpoint result)")
+    mode = serializers.CharField()
+    backend = serializers.CharField()
+    messages = PromptMessageSerializer(many=True, help_text="the system message and the first user message, "
+                                       "as the worker sends them (default budget)")
+
+
+class TaskDetailSerializer(TaskSerializer):
+    """One public task in full: what the list shows, plus what a kernel writer needs."""
+
+    source = serializers.CharField(allow_blank=True, help_text="where the shape comes from, if another benchmark's")
+    params = serializers.DictField(help_text="the shape parameters")
+    signature = serializers.ListField(child=serializers.DictField(),
+                                      help_text="the kernel's arguments in order: inputs, then outputs")
+    tvmscript = serializers.CharField(help_text="the canonical TensorIR a schedule applies to")
+    reference = serializers.CharField(allow_blank=True, help_text="source of the independent NumPy reference")
+    prompt = PromptSerializer()
+
+
+class StarterQuerySerializer(serializers.Serializer):
+    """``GET /api/v1/tasks/starter-bundle/``: which tasks, on which backend."""
+
+    tasks = serializers.ListField(
+        child=serializers.CharField(max_length=starter.MAX_GLOB_CHARS), allow_empty=False,
+        max_length=starter.MAX_STARTER_GLOBS,
+        help_text=f"workload globs (repeat the parameter or separate with commas); at most "
+                  f"{starter.MAX_STARTER_TASKS} tasks may match")
+    backend = serializers.ChoiceField(choices=list(starter.STARTER_BACKENDS), required=False,
+                                      help_text="default: the first served backend with tvm-default entries")
+
+    @classmethod
+    def from_query(cls, params) -> "StarterQuerySerializer":
+        globs = [g for raw in params.getlist("tasks") for g in raw.split(",") if g.strip()]
+        data = {"tasks": globs, **({"backend": params["backend"]} if params.get("backend") else {})}
+        return cls(data=data)

@@ -13,10 +13,10 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from evaluator import suite
-from evaluator.formats.bundle import BundleError, Limits, load_bundle
+from evaluator.formats.bundle import Bundle, BundleError, Limits, load_bundle
 from evaluator.vocabulary import Track
 from portal import jobs
-from portal.models import Blob, Submission
+from portal.models import Blob, Endpoint, Submission
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 LIMITS = Limits()
@@ -41,16 +41,20 @@ def validate_upload(upload) -> tuple[bytes, str, object]:
         raise ValidationError(f"the archive is {_mib(upload.size)} MiB; the limit is "
                               f"{_mib(LIMITS.max_archive_bytes)} MiB")
     data = upload.read(LIMITS.max_archive_bytes + 1)
+    return data, suffix, validate_archive(data, suffix)
+
+
+def validate_archive(data: bytes, suffix: str) -> Bundle:
+    """The evaluator Bundle in ``data`` (an archive of kind ``suffix``), or ValidationError."""
     fd, path = tempfile.mkstemp(suffix=suffix, prefix="ekb-upload-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        bundle = load_bundle(path, limits=LIMITS)
+        return load_bundle(path, limits=LIMITS)
     except BundleError as e:
         raise ValidationError(e.errors) from None
     finally:
         os.unlink(path)
-    return data, suffix, bundle
 
 
 def backends_for(bundle, requested: list[str] | None, available: list[str]) -> list[str]:
@@ -65,6 +69,12 @@ def backends_for(bundle, requested: list[str] | None, available: list[str]) -> l
 def create_submission(owner, upload, *, name: str = "", description: str = "", public: bool = True,
                       backends: list[str] | None = None, enqueue: bool = True) -> Submission:
     data, suffix, bundle = validate_upload(upload)
+    return _store_bundle(owner, data, suffix, bundle, name=name, description=description, public=public,
+                         backends=backends, enqueue=enqueue)
+
+
+def _store_bundle(owner, data: bytes, suffix: str, bundle: Bundle, *, name: str, description: str, public: bool,
+                  backends: list[str] | None, enqueue: bool) -> Submission:
     chosen = backends_for(bundle, backends, settings.EKB_BACKENDS)
     sha = hashlib.sha256(data).hexdigest()
     with transaction.atomic():
@@ -101,3 +111,56 @@ def request_verification(sub: Submission) -> Submission:
 
         transaction.on_commit(enqueue)
     return sub
+
+
+def may_manage(sub: Submission, user) -> bool:
+    """Whether ``user`` may cancel or rerun ``sub``: its owner, or staff."""
+    return bool(user.is_authenticated and (user.pk == sub.owner_id or user.is_staff))
+
+
+def cancel_submission(sub: Submission) -> Submission:
+    """Cancel a queued or running submission (its jobs stop between tasks); ValidationError
+    (code "conflict") naming its state when it has already ended."""
+    if not sub.cancel():
+        sub.refresh_from_db(fields=["state"])
+        raise ValidationError(f"submission {sub.pk} is already {sub.state}; only a queued or running "
+                              "submission can be cancelled", code="conflict")
+    return sub
+
+
+def rerun_submission(sub: Submission, *, enqueue: bool = True) -> Submission:
+    """A new submission of the same bundle or endpoint, owned by the same user, on the same
+    backends, queued as a new upload is. The bundle goes through today's checks again (the
+    loader may have tightened since); an endpoint starts with a fresh usage count."""
+    if not sub.is_done:
+        raise ValidationError(f"submission {sub.pk} is still {sub.state}; rerun it once it has ended "
+                              "(or cancel it first)", code="conflict")
+    if sub.kind == Submission.Kind.ENDPOINT:
+        return _rerun_endpoint(sub, enqueue)
+    try:
+        data = Blob.read(sub.bundle_sha256)
+    except (LookupError, ValueError) as e:
+        raise ValidationError(f"submission {sub.pk}'s bundle cannot be read back: {e}") from None
+    suffix = _suffix(sub.bundle.name or f"bundle{ARCHIVE_SUFFIXES[0]}")
+    bundle = validate_archive(data, suffix)
+    return _store_bundle(sub.owner, data, suffix, bundle, name=sub.name, description=sub.description,
+                         public=sub.public, backends=list(sub.backends), enqueue=enqueue)
+
+
+def _rerun_endpoint(sub: Submission, enqueue: bool) -> Submission:
+    ep = Endpoint.objects.filter(submission=sub).first()
+    if ep is None:
+        raise ValidationError(f"submission {sub.pk} has no endpoint to call again")
+    unknown = [b for b in sub.backends if b not in settings.EKB_BACKENDS]
+    if unknown:
+        raise ValidationError(f"backends {unknown} are not served here any more; available: {settings.EKB_BACKENDS}")
+    with transaction.atomic():
+        new = Submission.objects.create(
+            owner=sub.owner, kind=Submission.Kind.ENDPOINT, name=sub.name, description=sub.description,
+            public=sub.public, backends=list(sub.backends), tasks_total=sub.tasks_total)
+        # the key stays encrypted: copied as stored, never decrypted here
+        Endpoint.objects.create(submission=new, url=ep.url, model=ep.model, api_key_encrypted=ep.api_key_encrypted,
+                                mode=ep.mode, budget=ep.budget, prompt_version=ep.prompt_version, tasks=ep.tasks)
+        if enqueue:
+            transaction.on_commit(lambda: enqueue_jobs(new))
+    return new

@@ -11,5 +11,7 @@ urlpatterns = [
     path("submit/endpoint/", views.submit_endpoint, name="submit-endpoint"),
     path("submissions/<int:pk>/", views.submission, name="submission"),
     path("submissions/<int:pk>/verify/", views.verify, name="verify"),
+    path("submissions/<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("submissions/<int:pk>/rerun/", views.rerun, name="rerun"),
     path("account/token/", views.token, name="token"),
 ]

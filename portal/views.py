@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -16,17 +17,38 @@ from rest_framework.authtoken.models import Token
 
 from evaluator import records
 from evaluator.vocabulary import Baseline
+from portal import estimates, quotas
 from portal.endpoints import create_endpoint_submission
 from portal.forms import EndpointSubmissionForm, SubmissionForm
-from portal.models import Result, Submission
+from portal.models import Provenance, Result, Submission
 from portal.signals import answers, submission_boards
-from portal.submissions import create_submission, request_verification
+from portal.submissions import cancel_submission, create_submission, may_manage, request_verification, rerun_submission
+
+
+def _over_quota(request: HttpRequest, form, template: str) -> HttpResponse | None:
+    """The form again with the quota's message (429, Retry-After), when the user is over it."""
+    over = quotas.over_quota(request.user)
+    if over is None:
+        return None
+    form.add_error(None, over.message)
+    resp = render(request, template, {"form": form, "quota": _quota(request.user)}, status=429)
+    resp["Retry-After"] = str(over.wait_s)
+    return resp
+
+
+def _quota(user) -> dict | None:
+    """What the submit pages say of the daily quota (None where it does not apply)."""
+    if quotas.exempt(user):
+        return None
+    return {"used": quotas.used(user), "limit": settings.EKB_DAILY_SUBMISSIONS}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def submit(request: HttpRequest) -> HttpResponse:
     form = SubmissionForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and (refused := _over_quota(request, form, "portal/submit.html")):
+        return refused
     if request.method == "POST" and form.is_valid():
         try:
             sub = create_submission(request.user, form.cleaned_data["bundle"],
@@ -37,7 +59,7 @@ def submit(request: HttpRequest) -> HttpResponse:
                 form.add_error("bundle", m)
         else:
             return redirect("portal:submission", pk=sub.pk)
-    return render(request, "portal/submit.html", {"form": form})
+    return render(request, "portal/submit.html", {"form": form, "quota": _quota(request.user)})
 
 
 def _reason_kind(reason: str) -> str:
@@ -61,6 +83,8 @@ def failure_groups(results) -> list[dict]:
 @require_http_methods(["GET", "POST"])
 def submit_endpoint(request: HttpRequest) -> HttpResponse:
     form = EndpointSubmissionForm(request.POST or None)
+    if request.method == "POST" and (refused := _over_quota(request, form, "portal/submit_endpoint.html")):
+        return refused
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -73,7 +97,7 @@ def submit_endpoint(request: HttpRequest) -> HttpResponse:
                 form.add_error(field if field in form.fields else None, msgs)
         else:
             return redirect("portal:submission", pk=sub.pk)
-    return render(request, "portal/submit_endpoint.html", {"form": form})
+    return render(request, "portal/submit_endpoint.html", {"form": form, "quota": _quota(request.user)})
 
 
 def submission(request: HttpRequest, pk: int) -> HttpResponse:
@@ -90,6 +114,8 @@ def submission(request: HttpRequest, pk: int) -> HttpResponse:
         r.has_trace = bool(r.record.get("trace"))
     # per board and track, the submission's board summaries (the leaderboard's answer)
     boards = answers(submission_boards, Submission, submission=sub)
+    provenance = Provenance.objects.filter(results__submission=sub, results__track=Result.PUBLIC).distinct()
+    where = None if sub.is_done else estimates.whereabouts(sub)
     return render(request, "portal/submission.html", {
         "sub": sub, "results": results, "failure_groups": groups, "measured": measured,
         "failures": [(g["status"], g["count"]) for g in groups],
@@ -101,7 +127,45 @@ def submission(request: HttpRequest, pk: int) -> HttpResponse:
                                         .order_by("-created_at").values("pk", "name")[:200],
         "endpoint": getattr(sub, "endpoint", None) if sub.kind == Submission.Kind.ENDPOINT else None,
         "is_owner": request.user.is_authenticated and request.user.pk == sub.owner_id,
+        "can_manage": may_manage(sub, request.user),
+        "where": where,
+        "eta": quotas.duration(where.eta_s) if where and where.eta_s is not None else "",
+        "provenance": [{"digest": p.digest, **p.data} for p in provenance.order_by("digest")],
     })
+
+
+@login_required
+@require_http_methods(["POST"])
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owner or staff: stop a queued or running submission (its running step is stopped too)."""
+    sub = get_object_or_404(Submission, pk=pk)
+    if not sub.visible_to(request.user) or not may_manage(sub, request.user):
+        raise Http404("no such submission")
+    try:
+        cancel_submission(sub)
+    except ValidationError as e:
+        messages.error(request, " ".join(e.messages))
+    return redirect("portal:submission", pk=sub.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
+def rerun(request: HttpRequest, pk: int) -> HttpResponse:
+    """Owner or staff: the same bundle or endpoint again, as a new submission of the owner's
+    (counted in the owner's daily quota)."""
+    sub = get_object_or_404(Submission.objects.select_related("owner"), pk=pk)
+    if not sub.visible_to(request.user) or not may_manage(sub, request.user):
+        raise Http404("no such submission")
+    over = quotas.over_quota(sub.owner, actor=request.user)
+    if over is not None:
+        messages.error(request, over.message)
+        return redirect("portal:submission", pk=sub.pk)
+    try:
+        new = rerun_submission(sub)
+    except ValidationError as e:
+        messages.error(request, " ".join(e.messages))
+        return redirect("portal:submission", pk=sub.pk)
+    return redirect("portal:submission", pk=new.pk)
 
 
 @require_http_methods(["POST"])

@@ -18,6 +18,11 @@ import os
 import signal
 import sys
 
+from evaluator import scoring, suite
+from evaluator.agents.budget import Budget, Meter
+from evaluator.agents.client import ChatClient, NetPolicy
+from evaluator.agents.server import ChatServer, ScriptedModel, search_model
+
 
 def _interrupt(*_):
     raise KeyboardInterrupt
@@ -25,8 +30,6 @@ def _interrupt(*_):
 
 def serve(host: str, port: int, transcripts: str | None, search: bool, api_key: str,
           out=sys.stdout) -> None:
-    from evaluator.agents.server import ChatServer, ScriptedModel, search_model
-
     models = []
     if search:
         models.append(search_model())
@@ -48,9 +51,7 @@ def serve(host: str, port: int, transcripts: str | None, search: bool, api_key: 
 
 
 def run(args) -> int:
-    from evaluator import scoring, suite
-    from evaluator.agents.budget import Budget, Meter
-    from evaluator.agents.client import ChatClient, NetPolicy
+    # the pipeline imports elftools (the ELF checks): loaded by `run`, not by `serve` or --help
     from evaluator.agents.modes import run_task
     from evaluator.pipeline import Pipeline
 

@@ -18,7 +18,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from evaluator.harness.protocol import tolerance
 from evaluator.ir import layered_trace
+from evaluator.ir.layered_trace import _is_graph, schedulable_functions
 from evaluator.vocabulary import BackendKind, Baseline, Status
 
 CURRENT = "ekb-prompt/1"
@@ -137,8 +139,6 @@ class PromptSet:
 
     # --- the task ----------------------------------------------------------------------------
     def system(self, w, mode: str) -> str:
-        from evaluator.harness.protocol import tolerance
-
         atol, rtol = tolerance(w.dtype)
         tol = "exact" if atol == 0 and rtol == 0 else f"{atol:g} absolute + {rtol:g} relative"
         fmt = self.t["formats_layer" if mode == "layered" else "formats_full"].format(ops=_ops_text())
@@ -205,9 +205,7 @@ def _ops_text() -> str:
 
 def blocks_text(w) -> str:
     """One line per block: its loops with kind and extent (first PrimFunc only for a graph)."""
-    from tvm import s_tir
-
-    from evaluator.ir.layered_trace import _is_graph, schedulable_functions
+    from tvm import s_tir  # heavy: TVM is imported on use, never with this module
 
     mod = w.canonical_module()
     sch = s_tir.Schedule(mod)

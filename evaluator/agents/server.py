@@ -30,6 +30,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Protocol
 
+from evaluator.agents.search.agent import SearchAgent
+
 MAX_REQUEST_BYTES = 8 << 20
 MAX_DELAY_S = 120.0
 _TASK = re.compile(r"^Task: (\S+)\s*$", re.M)
@@ -66,8 +68,6 @@ class ScriptedModel:
 
 
 def search_model():
-    from evaluator.agents.search.agent import SearchAgent
-
     return SearchAgent()
 
 

@@ -3,11 +3,13 @@ with its reason — never silently skipped."""
 
 from __future__ import annotations
 
+from evaluator.backends import rpc
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 from evaluator.backends.cpu_llvm import CpuLlvm
 from evaluator.backends.cuda import Cuda
 from evaluator.backends.opencl import OpenCL
 from evaluator.backends.rpc import KEY_RE as RPC_KEY_RE
+from evaluator.backends.rpc import RpcBackend
 from evaluator.vocabulary import BackendKind
 
 __all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "get_builder",
@@ -37,8 +39,6 @@ def get_backend(name: str) -> Backend:
             raise BackendUnavailable(f"backend {name!r} is unavailable: {why}")
         return backend
     if name.startswith("rpc:"):  # a remote board, by its key with the RPC tracker
-        from evaluator.backends.rpc import RpcBackend
-
         return RpcBackend(name.removeprefix("rpc:"))
     if name in PLANNED:
         raise BackendUnavailable(f"backend {name!r} is unavailable: {PLANNED[name]}")
@@ -58,7 +58,5 @@ def get_builder(name: str, target: dict | None = None) -> Backend:
 def infos() -> list[BackendInfo]:
     out = [cls().info() for cls in BACKENDS.values()]
     out += [BackendInfo(name, False, why, "", "") for name, why in PLANNED.items()]
-    from evaluator.backends import rpc
-
     out += rpc.infos()
     return out

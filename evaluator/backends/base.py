@@ -10,10 +10,13 @@ adding one module here and registering it.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
+from evaluator.backends.peaks import measure_cpu
 from evaluator.baselines.policy import BaselinePolicy, CpuRules
 from evaluator.sandbox import DevicePaths
 
@@ -65,8 +68,6 @@ class Kernel(ABC):
 
 def pattern_module(pattern) -> str:
     """The pattern file that defines ``pattern`` (where its vendor call can be imported from)."""
-    import sys
-
     for name, module in list(sys.modules.items()):
         if name.startswith("evaluator.suite.patterns.") and (
                 getattr(module, "PATTERN", None) is pattern or pattern in (getattr(module, "PATTERNS", None) or ())):
@@ -123,7 +124,7 @@ class TargetBuilder(ABC):
     def registry_calls(self, w) -> bool:
         """Whether a kernel library for ``w`` may call TVM registry functions by name (its own
         default does: a CPU sort is ``tvm.contrib.sort``); see docs/kernel-policy.md."""
-        from evaluator.harness import linkage
+        from evaluator.harness import linkage  # elftools: the parent's check only, not a step's start-up
 
         # a workload known only by its tensors (a measurement machine's pack) has no module here
         canonical = getattr(w, "canonical_module", None)
@@ -193,13 +194,13 @@ class DeviceRunner(ABC):
         """Load an artifact written by ``build`` (run half)."""
 
     def tensor(self, array):
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         return tvm.runtime.tensor(array, self.device())
 
     def wrap(self, view):
         """A host-memory backend's tensor over ``view``'s bytes (an arena slot), without a copy."""
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         return tvm.runtime.from_dlpack(view)
 
@@ -213,8 +214,7 @@ class DeviceRunner(ABC):
     def vendor_kernel(self, spec: dict) -> Kernel:
         """Run half: the vendor library's call for ``vendor_spec``'s spec, as a kernel that
         takes this backend's input tensors (by default the pattern's NumPy call)."""
-        import importlib
-
+        # a step imports the suite only for a vendor call (and then this pattern's file alone)
         from evaluator.suite.base import Workload, WorkloadDef
 
         # by pattern and shape, not by workload id: held-out workloads are not in the sandbox;
@@ -228,8 +228,6 @@ class DeviceRunner(ABC):
 
     def measure_peaks(self) -> dict:
         """The device's sustained FLOP/s and bytes/s (see ``peaks.py``), for roofline fractions."""
-        from evaluator.backends.peaks import measure_cpu
-
         return measure_cpu()
 
     def child_env(self) -> dict[str, str]:

@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 from evaluator.backends.base import Kernel
+from evaluator.formats.raw_source import bind_args, shape_values
 
 FORMAT = "edgekernelbench/c-source-artifact"
 # gcc before cc: Debian's cc is a link through /etc/alternatives, which the sandbox does not show
@@ -47,6 +48,9 @@ COMPILE_S = 30  # wall-clock limit of one compile
 COMPILE_CPU_S = 60
 MAX_LIBRARY_BYTES = 16 << 20
 MAX_MESSAGE_CHARS = 3000
+# every compile's flags, around the ISA flags (``march``); what a result's provenance reports
+FLAGS = ("-std=gnu11", "-O3", "-fPIC", "-shared", "-fopenmp", "-fno-math-errno",
+         "-Werror=implicit-function-declaration")
 C_TYPES = {"float32": "float", "float64": "double", "float16": "_Float16", "int8": "int8_t",
            "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t",
            "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t", "bool": "bool"}
@@ -84,8 +88,6 @@ def is_artifact(path: str) -> bool:
 
 def build(source: str, launch: dict, tensors: list[dict], path: str, isa_flags: list[str]) -> None:
     """Compile ``source`` into the library ``path``; ValueError with the compiler's message."""
-    from evaluator.formats.raw_source import bind_args, shape_values
-
     compiler = next((c for c in COMPILERS if shutil.which(c)), None)
     if compiler is None:
         raise ValueError(f"no C compiler ({', '.join(COMPILERS)}) on this machine: c-source entries cannot "
@@ -103,8 +105,7 @@ def build(source: str, launch: dict, tensors: list[dict], path: str, isa_flags: 
         # takes the entry's address: a source without the function fails to link
         (work / "anchor.c").write_text(f"void *const ekb_entry_anchor = (void *){entry};\n")
         lib = work / "kernel.so"
-        cmd = [compiler, "-std=gnu11", "-O3", *isa_flags, "-fPIC", "-shared", "-fopenmp", "-fno-math-errno",
-               "-Werror=implicit-function-declaration", "-include", "prototype.h",
+        cmd = [compiler, *FLAGS[:2], *isa_flags, *FLAGS[2:], "-include", "prototype.h",
                "kernel.c", "anchor.c", "-o", lib.name, "-lm", "-Wl,--no-undefined"]
         out = _run(cmd, work)
         if out is not None:

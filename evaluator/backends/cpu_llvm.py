@@ -10,6 +10,7 @@ import os
 import platform
 from functools import cache
 
+from evaluator.backends import c_source
 from evaluator.backends.base import Backend, BackendInfo, Kernel
 from evaluator.vocabulary import BackendKind
 
@@ -55,7 +56,7 @@ class _CpuKernel(Kernel):
     def __init__(self, module, dev, graph: bool):
         self.dev, self.graph = dev, graph
         if graph:
-            from tvm.runtime.vm import VirtualMachine
+            from tvm.runtime.vm import VirtualMachine  # heavy: TVM is imported on use, never with this module
 
             self.vm = VirtualMachine(module, dev)
             self.fn = self.vm["main"]
@@ -93,26 +94,22 @@ class CpuLlvm(Backend):
         return host_target()
 
     def build(self, mod, path: str) -> None:
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         ex = tvm.compile(mod, target=tvm.target.Target(self.target()))
         ex.export_library(path)
 
     def device(self):
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         return tvm.cpu(0)
 
     def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
         if fmt != "c-source":
             return super().build_source(fmt, source, launch, tensors, path)
-        from evaluator.backends import c_source
-
         c_source.build(source, launch, tensors, path, c_source.march(self.target()))
 
     def load(self, path: str, graph: bool) -> Kernel:
-        from evaluator.backends import c_source
-
         if c_source.is_artifact(path):
             if graph:
                 raise ValueError("a c-source entry cannot stand for a model graph")

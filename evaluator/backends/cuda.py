@@ -29,6 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.backends.cpu_llvm import host_target
+from evaluator.backends.peaks import cache_dir
+from evaluator.baselines import vendor_torch
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.sandbox import DevicePaths, driver_library_dirs, nvidia_device_nodes
@@ -97,6 +100,7 @@ def _runtime(arch: str) -> None:
     A runtime-only TVM does not load ``libtvm_runtime_cuda`` by itself, and its default compile
     callback asks the (absent) compiler for the target's arch; the callback installed here is
     told the arch and keeps each cubin in a cache keyed by arch and source."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     import tvm_ffi
     from tvm.base import _LOADED_LIBS
@@ -118,8 +122,6 @@ def _runtime(arch: str) -> None:
 
 def cubin_path(code: str, arch: str) -> Path:
     """Where the cubin of this CUDA C for this arch is cached (``EKB_CACHE_DIR``)."""
-    from evaluator.backends.peaks import cache_dir
-
     key = hashlib.sha256(f"{arch}\0{code}".encode()).hexdigest()[:32]
     return cache_dir() / "cuda-cubin" / f"{key}-{arch}.cubin"
 
@@ -129,6 +131,7 @@ def compile_cubin(code: str, arch: str, compiler: str | None = None) -> bytes:
     path = cubin_path(code, arch)
     if path.is_file():
         return path.read_bytes()
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm.support import nvcc
 
@@ -168,7 +171,7 @@ class DeviceClock:
     the events order with every one of them."""
 
     def __init__(self, l2_bytes: int):
-        import cupy
+        import cupy  # optional: GPU machines only
 
         self.cupy = cupy
         self.flush_bytes = max(2 * l2_bytes, 8 << 20)
@@ -217,7 +220,7 @@ class _TvmKernel(Kernel):
     def __init__(self, module, dev, graph: bool, clock: DeviceClock):
         self.dev, self.graph, self.clock = dev, graph, clock
         if graph:
-            from tvm.runtime.vm import VirtualMachine
+            from tvm.runtime.vm import VirtualMachine  # heavy: TVM is imported on use, never with this module
 
             self.fn = VirtualMachine(module, dev)["main"]
         else:
@@ -267,7 +270,7 @@ class _RawKernel(Kernel):
     """A ``cuda-source`` entry: compiled with NVRTC (CuPy) and launched with the manifest's sizes."""
 
     def __init__(self, doc: dict, clock: DeviceClock):
-        import cupy
+        import cupy  # optional: GPU machines only
 
         self.cupy, self.clock = cupy, clock
         self.grid, self.block = tuple(doc["grid"]), tuple(doc["block"])
@@ -435,7 +438,7 @@ class Cuda(Backend):
     # --- build half --------------------------------------------------------------------------
     def compile(self, mod):
         """The compiled module (host code plus the embedded CUDA C; see ``cuda_sources``)."""
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         unbound = _unbound_functions(mod)
         if unbound:
@@ -467,7 +470,7 @@ class Cuda(Backend):
 
     # --- run half ----------------------------------------------------------------------------
     def device(self):
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         _runtime(self.target()["arch"])
         return tvm.cuda(0)
@@ -490,14 +493,12 @@ class Cuda(Backend):
                 raise ValueError("a cuda-source entry cannot stand for a model graph")
             self.device()
             return _RawKernel(doc, self.clock())
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         dev = self.device()
         return _TvmKernel(tvm.runtime.load_module(path), dev, graph, self.clock())
 
     def vendor_spec(self, w) -> dict | None:
-        from evaluator.baselines import vendor_torch
-
         if w.pattern.id not in vendor_torch.CALLS:
             return None
         return {"pattern": w.pattern.id, "params": w.params}
@@ -507,12 +508,10 @@ class Cuda(Backend):
 
     def vendor_kernel(self, spec: dict) -> Kernel:
         """PyTorch on the GPU (``evaluator/baselines/vendor_torch.py``) over the slot's tensors."""
-        from evaluator.baselines import vendor_torch
-
         fn = vendor_torch.call(spec["pattern"], spec["params"])
         if fn is None:
             raise ValueError(f"no PyTorch call for {spec['pattern']}")
-        import torch
+        import torch  # optional and heavy: GPU machines only, for the vendor baseline
 
         # fp32 in fp32: the candidates are held to fp32 tolerances, so the vendor is too
         torch.backends.cuda.matmul.allow_tf32 = False
@@ -525,6 +524,7 @@ class Cuda(Backend):
 
 def _unbound_functions(mod) -> list[str]:
     """The PrimFuncs of ``mod`` with no loop bound to a GPU block or thread."""
+    # heavy: TVM is imported on use, never with this module
     import tvm_ffi
     from tvm import tirx
 
@@ -546,8 +546,6 @@ def _unbound_functions(mod) -> list[str]:
 
 
 def _host_target() -> dict:
-    from evaluator.backends.cpu_llvm import host_target
-
     return {k: v for k, v in host_target().items() if k != "num-cores"}
 
 

@@ -12,6 +12,8 @@ import os
 import time
 from pathlib import Path
 
+import numpy as np
+
 
 def cache_dir() -> Path:
     d = Path(os.environ.get("EKB_CACHE_DIR", Path.home() / ".cache" / "edgekernelbench"))
@@ -41,8 +43,6 @@ def _best_cpu(fn, repeats: int) -> float:
 
 
 def measure_cpu() -> dict:
-    import numpy as np
-
     n = 1024
     a, b = np.ones((n, n), np.float32), np.ones((n, n), np.float32)
     c = np.empty((n, n), np.float32)

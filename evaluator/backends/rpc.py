@@ -56,7 +56,7 @@ import time
 from pathlib import Path
 
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
-from evaluator.backends.cpu_llvm import _CpuKernel, host_target
+from evaluator.backends.cpu_llvm import _cpuinfo, _CpuKernel, host_target
 
 TRACKER_ENV = "EKB_RPC_TRACKER"
 TARGETS_ENV = "EKB_RPC_TARGETS"
@@ -144,8 +144,6 @@ def qemu_version(arch: str) -> str:
 def emulated_device(arch: str) -> str:
     """An emulated ``arch`` board's device: ``aarch64 under qemu-user 7.2 on <this CPU>`` (the
     emulator runs on the evaluating machine)."""
-    from evaluator.backends.cpu_llvm import _cpuinfo
-
     version = qemu_version(arch)
     return f"{arch}{EMULATED_MARK}{version + ' ' if version else ''}on {_cpuinfo()[0]}"
 
@@ -186,7 +184,8 @@ def cross_compiler(target: dict) -> str | None:
 
 # --- the tracker -----------------------------------------------------------------------------
 def _protocol():
-    from tvm.rpc import base  # the protocol's constants, from the library that defines them
+    # the protocol's constants, from the library that defines them (heavy: TVM is imported on use)
+    from tvm.rpc import base
 
     return base
 
@@ -474,6 +473,7 @@ class RpcBackend(Backend):
 
     # --- build half --------------------------------------------------------------------------
     def build(self, mod, path: str) -> None:
+        # heavy: TVM is imported on use, never with this module
         import tvm
         from tvm.support import cc
 
@@ -496,6 +496,7 @@ class RpcBackend(Backend):
     # --- run half: inside the run step -------------------------------------------------------
     def _session(self):
         if self._remote is None:
+            # heavy: TVM is imported on use, never with this module
             from tvm import rpc
             from tvm.rpc import _ffi_api
 

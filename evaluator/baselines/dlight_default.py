@@ -51,12 +51,11 @@ def gpu_compute(workload):
 
 def gpu_module(workload, target: dict):
     """The workload's computation as TOPI's GPU kernel, same parameters as the canonical one."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import te
 
-    from evaluator.suite.base import _placeholders
-
-    args = _placeholders(workload)
+    args = workload.placeholders()
     with tvm.target.Target(target):
         out = gpu_compute(workload)(workload.params, *args)
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
@@ -77,7 +76,7 @@ class _Tolerant:
         self.rule, self.parse_back = rule, parse_back
 
     def apply(self, func, target, tunable):
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         try:
             out = self.rule.apply(func, target, tunable)
@@ -112,6 +111,7 @@ def _gpu_code_verifier(target: str):
     through the FFI constructor, not ``TuneContext()``: the Python constructor first imports
     ``tvm.s_tir.tensor_intrin``, whose ~500 TVMScript intrinsics take ~37 s to parse here (a
     model graph's default build went past the 60 s build limit), and the check uses none of them."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm.s_tir import meta_schedule as ms
     from tvm.s_tir.meta_schedule import _ffi_api
@@ -129,6 +129,7 @@ def _gpu_code_verifier(target: str):
 def schedule(mod, target: dict, workload=None):
     """A copy of ``mod`` with every PrimFunc scheduled by the first dlight rule that applies
     (for a sort, ``workload``'s TOPI GPU kernel instead of ``mod``)."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import tirx
     from tvm.s_tir import dlight as dl
@@ -162,6 +163,7 @@ def bind_leading_spatial(func, target: dict):
     pooling has; a reduction loop that does not start at 0): each top-level block's leading
     spatial loops, fused, split into work-groups of up to 256 work-items and bound. Reductions
     stay serial inside each work-item, as ``Fallback`` would leave them."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import s_tir, tirx
 
@@ -199,7 +201,7 @@ def bind_opaque(func):
     """``func`` with each outermost parallel loop bound to ``blockIdx.x`` (one work-item per
     work-group) and parallel loops inside it made serial. TVM has no Python IR mutator, so the
     loops are rewritten in the function's TVMScript, which is parsed back (and so checked)."""
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
     lines, enclosing = [], []  # indentation of the parallel loops around the current line
     for line in func.script().splitlines():

@@ -12,6 +12,10 @@ from __future__ import annotations
 import json
 from typing import Protocol
 
+from evaluator import formats
+from evaluator.baselines import dlight_default
+from evaluator.baselines.tvm_default import default_document, default_layers
+
 
 class BaselinePolicy(Protocol):
     def module(self, canonical, target: dict, workload=None): ...
@@ -26,20 +30,13 @@ class CpuRules:
     schedule rules, applied like a submission's."""
 
     def module(self, canonical, target: dict, workload=None):
-        from evaluator import formats
-        from evaluator.baselines.tvm_default import default_document
-
         return formats.lower("layered-trace", json.dumps(default_document(canonical)), canonical,
                              default_layers=self.layers)
 
     def signature(self, canonical, workload=None) -> dict:
-        from evaluator.baselines.tvm_default import default_document
-
         return default_document(canonical)
 
     def layers(self, sch, func_name: str = "main") -> dict:
-        from evaluator.baselines.tvm_default import default_layers
-
         return default_layers(sch, func_name)
 
 
@@ -57,14 +54,10 @@ class Dlight:
         self.backend, self.artifact, self.unnamed = backend, artifact or {}, unnamed
 
     def module(self, canonical, target: dict, workload=None):
-        from evaluator.baselines import dlight_default
-
         # a model graph too: dlight schedules each of its fused PrimFuncs
         return dlight_default.schedule(canonical, target, workload)
 
     def signature(self, canonical, workload=None) -> dict:
-        from evaluator.baselines import dlight_default
-
         return {**dlight_default.signature(workload), **self.artifact}
 
     def layers(self, sch, func_name: str = "main") -> dict:

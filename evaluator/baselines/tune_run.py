@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from evaluator import records, suite
+from evaluator.backends import get_backend
 from evaluator.baselines import tvm_tuned
 from evaluator.vocabulary import BackendKind, Baseline
 
@@ -78,6 +79,7 @@ def tune_subset(backend: str = BackendKind.CPU_LLVM, trials: int = tvm_tuned.DEF
                 records_dir: Path = tvm_tuned.RECORDS_DIR, sandbox="auto", protocol=None,
                 progress: Callable[[str, str], None] | None = None) -> list[Outcome]:
     """Tune, check, time and store ``per_family`` workloads of every selected family."""
+    # the CLI imports this module for its --help defaults: the pipeline (elftools) loads on use
     from evaluator.pipeline import Pipeline
 
     if not 1 <= per_family <= MAX_PER_FAMILY:
@@ -140,10 +142,9 @@ def _brief(text: str) -> str:
 # --- the summary -------------------------------------------------------------------------------
 def summary(outcomes: list[Outcome], backend: str, argv: list[str], trials: int, seed: int,
             time_limit_s: float, wall_s: float, started: str) -> dict:
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
-    from evaluator.backends import get_backend
-    from evaluator.pipeline import machine
+    from evaluator.pipeline import machine  # elftools with the pipeline: on use (see tune_subset)
 
     info = get_backend(backend).info()
     run = {"date": started, "command": "python -m evaluator " + " ".join(argv), "trials_per_task": trials,

@@ -25,7 +25,8 @@ on every machine.
 
 from __future__ import annotations
 
-from evaluator.ir.layered_trace import Step, TraceApplyError, _apply_step, _Names
+from evaluator.ir.layered_trace import (Step, TraceApplyError, _apply_step, _is_graph, _Names, document,
+                                        schedulable_functions)
 
 VECTOR = 16
 WHOLE_VECTOR_MAX = 64
@@ -77,7 +78,7 @@ def _extents(sch, name: str) -> list[int]:
 def _unit_stride(sch, name: str, index: int) -> bool:
     """Whether iterator ``index`` only ever indexes the last (contiguous) axis of what the
     block reads — otherwise vectorising it inside a reduction means strided gathers."""
-    from tvm.tirx.analysis import undefined_vars
+    from tvm.tirx.analysis import undefined_vars  # heavy: TVM is imported on use, never with this module
 
     block = sch.get(sch.get_sblock(name))
     var = block.iter_vars[index].var
@@ -161,9 +162,7 @@ def rec_loop_count(rec: _Recorder, block: str) -> int:
 
 def default_document(mod) -> dict:
     """The rule set as a layered-trace document for a canonical module (op or model graph)."""
-    from tvm import s_tir
-
-    from evaluator.ir.layered_trace import _is_graph, document, schedulable_functions
+    from tvm import s_tir  # heavy: TVM is imported on use, never with this module
 
     sch = s_tir.Schedule(mod)
     if not _is_graph(mod):

@@ -21,12 +21,17 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from evaluator.ir.layered_trace import _is_graph, _tvm_message
+from evaluator.suite.inputs import generate
 from evaluator.vocabulary import BackendKind
 
 RECORDS_DIR = Path(__file__).resolve().parent / "tuned"
@@ -96,7 +101,7 @@ class TunedRecord:
     def module(self):
         """The tuned IRModule, parsed from the stored TVMScript (records are trusted repository
         data; a submission's TVMScript is only ever parsed in a sandboxed child)."""
-        import tvm
+        import tvm  # heavy: TVM is imported on use, never with this module
 
         return tvm.script.from_source(self.tvmscript)
 
@@ -112,7 +117,7 @@ class Lookup:
 
 def canonical_hash(mod) -> str:
     """Structural hash of a canonical module (stable across processes for one TVM version)."""
-    import tvm_ffi
+    import tvm_ffi  # heavy: TVM is imported on use, never with this module
 
     return f"{tvm_ffi.structural_hash(mod) & (2**64 - 1):016x}"
 
@@ -180,6 +185,7 @@ def cpu_build(mod, target, _params):
     tvm.s_tir.tensor_intrin``: that import parses every GPU tensor intrinsic (25-30 s here) and
     the builder starts fresh worker processes for every round, so each round's builds hit the
     builder's timeout. CPU candidates use no tensor intrinsics at build time."""
+    # heavy: TVM is imported on use, never with this module
     from tvm.driver import build as tvm_build
     from tvm.s_tir.transform import RemoveWeightLayoutRewriteBlock
 
@@ -196,8 +202,7 @@ def cpu_alloc_arguments(inputs, device, args_info, alloc_repeat: int):
     the kernel's leading parameters), else random floats and zero integers. MetaSchedule's
     default fills index tensors with random integers, so every gather or scatter (embedding
     lookups, index-select) reads out of bounds and the measuring process crashes."""
-    import numpy as np
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
     rng = np.random.default_rng(0)
     repeated = []
@@ -228,6 +233,7 @@ def _measure_callback(deadline: float, budget: int):
     from a callback trips the scheduler's own check when it ends them again). It runs after
     ``AddToDatabase``, so everything measured so far is in the database; tuning thus stops
     within one round — bounded by the builder's and runner's timeouts — of the limit."""
+    # heavy: TVM is imported on use, never with this module
     from tvm.ir.utils import derived_object
     from tvm.s_tir.meta_schedule.measure_callback import PyMeasureCallback
 
@@ -269,7 +275,7 @@ def _space(name: str):
     of its producer. That fusion fails to generate any space for a reduction whose elementwise
     consumer also reads another block's result (attention: context / row sum) — a MetaSchedule
     limitation — so such workloads are tuned in the second space."""
-    from tvm.s_tir import meta_schedule as ms
+    from tvm.s_tir import meta_schedule as ms  # heavy: TVM is imported on use, never with this module
 
     if name == "default":
         return "post-order-apply"
@@ -284,9 +290,7 @@ def _space(name: str):
 
 def choose_space(mods: list, target, llvm: bool) -> str:
     """The first design space in which every task's module generates (a quick, untimed check)."""
-    from tvm.s_tir import meta_schedule as ms
-
-    from evaluator.ir.layered_trace import _tvm_message
+    from tvm.s_tir import meta_schedule as ms  # heavy: TVM is imported on use, never with this module
 
     why = ""
     for name in SPACES if llvm else SPACES[:1]:
@@ -303,8 +307,6 @@ def choose_space(mods: list, target, llvm: bool) -> str:
 
 
 def _quiet_meta_schedule() -> None:
-    import logging
-
     # the per-round task tables go to the work directory's logs, not the console
     logger = logging.getLogger("tvm.s_tir.meta_schedule")
     logger.setLevel(logging.WARNING)
@@ -325,12 +327,9 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
         raise ValueError(f"trials must be between 1 and {MAX_TRIALS}, got {trials}")
     if not 0 < time_limit_s <= MAX_TIME_LIMIT_S:
         raise ValueError(f"time limit must be between 0 and {MAX_TIME_LIMIT_S:g} s, got {time_limit_s}")
-    import numpy as np
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm.s_tir import meta_schedule as ms
-
-    from evaluator.ir.layered_trace import _is_graph, _tvm_message
-    from evaluator.suite.inputs import generate
 
     _quiet_meta_schedule()
     canonical = w.canonical_module()
@@ -413,6 +412,7 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
 def _apply_graph(db, canonical, target, backend, w):
     """The graph with every tuned PrimFunc replaced by its best schedule and every other one
     scheduled by the tvm-default rule set."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import relax, tirx
 
@@ -436,7 +436,7 @@ def _check_round_trip(script: str) -> None:
     """The stored text must parse and print back to itself: what evaluation builds is exactly
     what was checked. (Structural equality with the tuned module is too strict: a parameter's
     layout annotation of TOPI's opaque scans is not printed.)"""
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
     if len(script) > MAX_SCRIPT_CHARS:
         raise TuneError(f"the tuned module's TVMScript has {len(script)} characters; the limit is "

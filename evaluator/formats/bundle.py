@@ -53,7 +53,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from evaluator import backends as backend_registry
-from evaluator.formats import raw_source
+from evaluator import suite
+from evaluator.formats import FORMATS, raw_source
 from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant
 from evaluator.formats.strict_json import type_name as _kind
 from evaluator.formats.trace import TraceError, parse_trace
@@ -897,8 +898,6 @@ def _open(path: str, limits: Limits, started: float) -> tuple[_Reader, str]:
 
 
 def _suite_workload_exists(workload_id: str) -> bool:
-    from evaluator import suite
-
     try:
         suite.get_workload(workload_id)
     except suite.UnknownWorkload:
@@ -907,8 +906,6 @@ def _suite_workload_exists(workload_id: str) -> bool:
 
 
 def _suite_workload_params(workload_id: str) -> Mapping[str, Any] | None:
-    from evaluator import suite
-
     try:
         return suite.get_workload(workload_id).params
     except suite.UnknownWorkload:
@@ -917,8 +914,6 @@ def _suite_workload_params(workload_id: str) -> Mapping[str, Any] | None:
 
 def _suite_pattern_params() -> Callable[[str], Sequence[Mapping[str, Any]] | None]:
     """Pattern id -> the parameters of each of its public workloads (None: no such pattern)."""
-    from evaluator import suite
-
     by_id = {p.id: p for p in suite.patterns()}
     return lambda pid: [w.params for w in by_id[pid].workloads] if pid in by_id else None
 
@@ -1024,8 +1019,6 @@ def load_bundle(
     Raises :class:`BundleError` listing every problem found.
     """
     if formats is None:
-        from evaluator.formats import FORMATS
-
         formats = FORMATS
     if workload_exists is None:
         workload_exists = _suite_workload_exists

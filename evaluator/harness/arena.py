@@ -15,16 +15,16 @@ from __future__ import annotations
 import fcntl
 import mmap
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
+
+import numpy as np
 
 ALIGN = 64  # TVM refuses DLPack tensors less aligned than this
 _SEALS = fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL
 
 
 def _nbytes(shape: Sequence[int], dtype: str) -> int:
-    import numpy as np
-
     n = 1
     for d in shape:
         n *= int(d)
@@ -97,8 +97,6 @@ def plan(specs: Sequence, budget: int, max_slots: int, want_slots: int = 64) -> 
 
 
 def _marked(specs: list, share: set[int]) -> list:
-    from dataclasses import replace
-
     return [replace(t, shared=i in share) for i, t in enumerate(specs)]
 
 
@@ -126,16 +124,12 @@ class Arena:
         self.map = mmap.mmap(fd, size)
 
     def view(self, slot: int, i: int):
-        import numpy as np
-
         t = self.specs[i]
         return np.ndarray(tuple(t.shape), np.dtype(t.dtype), buffer=self.map, offset=self.layout.offset(slot, i))
 
     def slots_view(self, i: int, n: int):
         """Tensor ``i`` of slots 0..n-1 as one array of shape ``(n, *shape)`` (a shared tensor:
         its one copy, shape ``(1, *shape)``), so the parent fills a batch's slots in one copy."""
-        import numpy as np
-
         one = self.view(0, i)
         if self.layout.shared[i]:
             return one[np.newaxis]

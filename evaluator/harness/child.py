@@ -20,6 +20,9 @@ import sys
 import time
 import traceback
 
+# Start-up imports the protocol only: main lowers the rlimits first, then each step imports what
+# it runs (build: TVM, the builder, the formats; serve: the backend, the arena), so a serve step
+# of a C kernel never loads TVM. The imports inside functions below are these, and say so.
 from evaluator.harness import messages as m
 from evaluator.vocabulary import Baseline
 
@@ -37,7 +40,7 @@ def _send(chan, msg: m.Message) -> None:
 
 
 def _error_text(e: BaseException) -> str:
-    from evaluator.ir.layered_trace import _tvm_message
+    from evaluator.ir.layered_trace import _tvm_message  # a step's import (see the top)
 
     # our own errors are already one clear sentence; TVM's carry a C++ backtrace to trim
     if isinstance(e, (ValueError, TypeError)) and "Traceback" not in str(e):
@@ -65,6 +68,7 @@ def _lower_error(e: BaseException, fmt: str, source: str, canonical) -> str:
 
 def _split_too_short(found: re.Match, source: str, canonical) -> str:
     """Replay the steps before the failing split to read the loop's extent on this shape."""
+    # the build step's imports (see the top)
     from tvm import s_tir
 
     from evaluator.ir import layered_trace as lt
@@ -90,6 +94,7 @@ def _split_too_short(found: re.Match, source: str, canonical) -> str:
 
 
 def build(req: m.BuildRequest, chan) -> None:
+    # the build step's imports (see the top)
     import tvm
 
     from evaluator.backends import get_builder
@@ -130,7 +135,7 @@ class _Served:
     """One loaded kernel and its tensors, one set per arena slot."""
 
     def __init__(self, backend, req: m.ServeRequest, spec: m.KernelSpec):
-        from evaluator.harness.arena import Arena
+        from evaluator.harness.arena import Arena  # the serve step's import (see the top)
 
         self.req, self.spec, self.backend = req, spec, backend
         # its own descriptor: a kept process maps its one arena afresh for every task
@@ -190,7 +195,7 @@ class _Served:
 def serve(req: m.ServeRequest, chan, commands) -> bool:
     """Serve one task's kernels; True when told to ``stop`` (a kept process then waits for its
     next task's request), False when it ended otherwise (the process then exits)."""
-    from evaluator.backends import get_backend
+    from evaluator.backends import get_backend  # the serve step's import (see the top)
 
     backend = get_backend(req.backend)
     served: dict[str, _Served] = {}
@@ -227,6 +232,7 @@ def serve(req: m.ServeRequest, chan, commands) -> bool:
 def _die_with_parent() -> None:
     """If the evaluating process dies (a killed worker), this process gets SIGKILL rather than
     running on as an orphan; checked against the parent's pid to close the start-up race."""
+    # outside a sandbox only (unsafe local mode): kept off the start-up of a sandboxed step
     import ctypes
     import signal
 
@@ -240,7 +246,7 @@ def _die_with_parent() -> None:
 
 def main(argv: list[str]) -> int:
     step, scratch = argv
-    from evaluator.sandbox import apply_rlimits_from_env
+    from evaluator.sandbox import apply_rlimits_from_env  # first, before any step's import (see the top)
 
     apply_rlimits_from_env()
     if "EKB_PARENT_PID" in os.environ:  # outside a sandbox (bwrap --die-with-parent does it there)

@@ -593,6 +593,7 @@ def check_library(path: str | Path, kind: str, *, registry_calls: bool = False) 
 def registry_calls(mod) -> list[str]:
     """The names a trusted IRModule (a workload's canonical module) calls through TVM's registry
     (``T.call_packed``), sorted: a non-empty list is why its builds define TVM_REGISTRY_SLOTS."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     import tvm_ffi
 

@@ -26,6 +26,7 @@ import os
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from importlib import metadata
 from pathlib import Path
 
 FORMAT = "ekb-vendor-ratio/1"
@@ -62,13 +63,11 @@ class VendorRatio:
 @functools.lru_cache(maxsize=1)
 def vendor_versions() -> dict[str, str]:
     """The libraries a vendor call may run (NumPy's BLAS on a CPU, PyTorch or CuPy on a GPU)."""
-    import importlib.metadata as md
-
     out = {}
     for dist in ("numpy", "torch", "cupy-cuda12x", "cupy-cuda13x"):
         try:
-            out[dist] = md.version(dist)
-        except md.PackageNotFoundError:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
             pass
     return out
 

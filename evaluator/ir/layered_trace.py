@@ -303,7 +303,7 @@ def apply(mod, doc: Any, default_steps=None):
     ``default_steps(sch, func_name) -> list[Step]`` schedules the functions of a model graph
     that the document does not name.
     """
-    from tvm import s_tir
+    from tvm import s_tir  # heavy: TVM is imported on use, never with this module
 
     groups = parse(doc)
     sch = s_tir.Schedule(mod)
@@ -329,13 +329,13 @@ def apply(mod, doc: Any, default_steps=None):
 
 
 def _is_graph(mod) -> bool:
-    from tvm import relax
+    from tvm import relax  # heavy: TVM is imported on use, never with this module
 
     return any(isinstance(f, relax.Function) for f in mod.functions.values())
 
 
 def schedulable_functions(mod) -> list[str]:
-    from tvm import tirx
+    from tvm import tirx  # heavy: TVM is imported on use, never with this module
 
     return sorted(gv.name_hint for gv, f in mod.functions.items() if isinstance(f, tirx.PrimFunc))
 

@@ -10,6 +10,8 @@ child process; ``check`` is the static part that is safe in the server.
 
 from __future__ import annotations
 
+from evaluator.ir.layered_trace import _is_graph
+
 MAX_CHARS = 1_000_000
 
 
@@ -34,10 +36,9 @@ def _signature(func) -> list[tuple[str, tuple, str]]:
 
 def lower(text: str, canonical):
     """Parse the submission and check its signature against the canonical ``main``."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import tirx
-
-    from evaluator.ir.layered_trace import _is_graph
 
     if _is_graph(canonical):
         raise ValueError("tvmscript entries are accepted for single-kernel (L1/L2) workloads; "
@@ -65,7 +66,7 @@ def lower(text: str, canonical):
 def _specialised(func, canonical):
     """``func`` with its symbolic buffer dimensions bound to the workload's sizes (unchanged when
     it has none); ValueError when its symbolic shapes cannot take the workload's."""
-    from tvm import tirx
+    from tvm import tirx  # heavy: TVM is imported on use, never with this module
 
     if all(isinstance(d, tirx.IntImm) for p in func.params for d in p.shape):
         return func

@@ -17,6 +17,7 @@ import copy
 import importlib.util
 import json
 import os
+import resource
 import shutil
 import stat
 import subprocess
@@ -443,8 +444,6 @@ class Sandbox:
 def apply_rlimits_from_env() -> None:
     """Called first thing in the sandboxed child: lower its own rlimits (never raisable again
     without capabilities)."""
-    import resource
-
     spec = os.environ.get("EKB_RLIMITS")
     if not spec:
         return

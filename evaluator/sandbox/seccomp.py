@@ -17,9 +17,11 @@ not kill them, so no libseccomp version can quietly change that.
 
 from __future__ import annotations
 
+import os
 import platform
 import socket
 import struct
+import tempfile
 
 DENIED = (
     "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "keyctl",
@@ -41,7 +43,7 @@ AUDIT_ARCH_ARM = 0x40000028
 
 def available() -> bool:
     try:
-        import pyseccomp  # noqa: F401
+        import pyseccomp  # noqa: F401 - an optional dependency (and libseccomp): imported on use
     except (ImportError, OSError):
         return False
     return True
@@ -49,10 +51,7 @@ def available() -> bool:
 
 def build_bpf() -> bytes:
     """The filter as a classic BPF program (what ``bwrap --seccomp`` reads), checked."""
-    import os
-    import tempfile
-
-    import pyseccomp as sc
+    import pyseccomp as sc  # optional dependency (see available): imported on use
 
     f = sc.SyscallFilter(sc.ALLOW)
     # any other ABI (i386 `int $0x80`, x32 numbers, a foreign arch): the whole process dies
@@ -164,7 +163,7 @@ def other_abi_calls() -> list[tuple[str, int, int]]:
 
 def check_bpf(program: bytes) -> None:
     """Refuse a filter that lets a call through another ABI, or a denied native call, live."""
-    import pyseccomp as sc
+    import pyseccomp as sc  # optional dependency (see available): imported on use
 
     native = sc.system_arch()
     bad = [what for what, nr, arch in other_abi_calls() if run_bpf(program, nr, arch) != RET_KILL_PROCESS]

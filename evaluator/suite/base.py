@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+# The suite's registry (``layers_of``), as a module: ``evaluator.suite`` imports this one, so its
+# names are looked up when called, never while the two are being imported.
+from evaluator import suite
+
 if TYPE_CHECKING:
     from evaluator.suite.declare import Layer
     from evaluator.suite.heldout import ShapeSpace
@@ -221,12 +225,16 @@ class WorkloadDef:
             "source": self.source,
         }
         if isinstance(self.pattern, GraphPattern) and self.pattern.layers is not None:
-            from evaluator import suite  # the suite knows every workload a layer may be; it imports this module
-
             out["layers"] = [{"workload": w.id, "count": n} for w, n in suite.layers_of(self, secret)]
         return out
 
     # --- IR ---------------------------------------------------------------------------------
+    def placeholders(self):
+        """The inputs as TE placeholders: what the pattern's compute (or a GPU kernel of it) takes."""
+        from tvm import te  # heavy: TVM is imported on use, never with this module
+
+        return [te.placeholder(t.shape, dtype=t.dtype, name=t.name) for t in self.inputs]
+
     def canonical_module(self):
         """The canonical IRModule: ``main`` PrimFunc (L1/L2) or Relax ``main`` whose fused
         PrimFuncs are what a schedule addresses (L3). Built fresh on each call."""
@@ -256,17 +264,12 @@ def _widen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _placeholders(w: WorkloadDef):
-    from tvm import te
-
-    return [te.placeholder(t.shape, dtype=t.dtype, name=t.name) for t in w.inputs]
-
-
 def _op_module(w: WorkloadDef):
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import te
 
-    args = _placeholders(w)
+    args = w.placeholders()
     out = w.pattern.compute(w.params, *args)
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     func = te.create_prim_func(args + outs)
@@ -274,7 +277,7 @@ def _op_module(w: WorkloadDef):
 
 
 def _graph_export(w: WorkloadDef):
-    from tvm.relax.frontend import nn
+    from tvm.relax.frontend import nn  # heavy: TVM is imported on use, never with this module
 
     model = w.pattern.graph(w.params)
     data = [t for t in w.inputs if not t.name.startswith("p_")]
@@ -289,7 +292,7 @@ def _graph_export(w: WorkloadDef):
 
 
 def _graph_module(w: WorkloadDef):
-    from tvm import relax
+    from tvm import relax  # heavy: TVM is imported on use, never with this module
 
     mod = _graph_export(w)
     seq = [
@@ -311,7 +314,7 @@ def _output_specs(w: WorkloadDef) -> list[Tensor]:
         rets = list(ret.fields) if hasattr(ret, "fields") else [ret]
         return [Tensor(f"out{i}", tuple(int(d) for d in r.shape), str(r.dtype))
                 for i, r in enumerate(rets)]
-    args = _placeholders(w)
+    args = w.placeholders()
     out = w.pattern.compute(w.params, *args)
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     return [Tensor(o.op.name, tuple(int(d) for d in o.shape), str(o.dtype)) for o in outs]

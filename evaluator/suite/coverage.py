@@ -18,6 +18,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
+from evaluator import suite
 from evaluator.suite.declare import kernelbench, te_workload
 
 EXACT, PARTLY, MISSING = "exact", "partly", "missing"
@@ -321,8 +322,6 @@ def _text(s: str) -> str:
 def render(workloads=None) -> str:
     """The coverage table as Markdown, from the suite's public workloads (default: the suite now)."""
     if workloads is None:
-        from evaluator import suite
-
         workloads = suite.workloads()
     workloads = list(workloads)
     out = ["# Coverage of peer benchmarks", "",

@@ -91,7 +91,7 @@ def dtype_of(p: dict) -> str:
 
 def widen(x):
     """TE: ``x`` as float32 (a cast block the default rules inline) — float16 inputs only."""
-    from tvm import te
+    from tvm import te  # heavy: TVM is imported on use, never with this module
 
     dtype = str(x.dtype)
     if dtype == "float32" or not dtype.startswith(("float", "bfloat")):
@@ -101,7 +101,7 @@ def widen(x):
 
 def narrow(y, dtype: str, name: str | None = None):
     """TE: the float32 result ``y`` stored as ``dtype`` (identity when it already is)."""
-    from tvm import te
+    from tvm import te  # heavy: TVM is imported on use, never with this module
 
     if str(y.dtype) == dtype:
         return y

@@ -97,6 +97,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, groups=1):
     the convolution's own kernel (``out_dtype``) rather than by a cast of their own, which TVM's
     fusion would move into the kernel that writes them: a float16 feature map stays float16 in
     memory. With float32 operands it is ``nn.op.conv2d`` itself."""
+    # heavy: TVM is imported on use, never with this module
     from tvm import relax
     from tvm.relax.frontend import nn
 
@@ -111,7 +112,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, groups=1):
 
 def linear(x, fc):
     """Relax nn: ``fc(x)`` (an ``nn.Linear``) computed in float32 from float16 weights."""
-    from tvm.relax.frontend import nn
+    from tvm.relax.frontend import nn  # heavy: TVM is imported on use, never with this module
 
     if fc.weight.dtype == "float32":
         return fc(x)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from django.db import DatabaseError
+from django.conf import settings
 from rest_framework import serializers
 from rest_framework.fields import empty
 
@@ -15,6 +17,7 @@ from evaluator.vocabulary import BackendKind, Track
 from leaderboard.ranking.queries import board_exists, known_backends
 from leaderboard.ranking.scoring import BASELINES, FAST_P, ORDERS, SORTS, TRACKS, VIEWS
 from leaderboard.slices import Slice, choices
+from portal.pagination import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, StrictIntegerField, bounds_messages
 
 
 @dataclass(frozen=True)
@@ -98,17 +101,15 @@ class FastPField(KnownValueField):
         return value
 
 
-class BackendField(_BlankIsDefault, serializers.CharField):
-    """A backend with a board or evaluated here (which ones is read when a request is parsed, so
-    the schema gives no list)."""
+class PageField(_BlankIsDefault, StrictIntegerField):
+    """``offset`` or ``limit`` of a page of rows, within the API's pagination bounds."""
 
-    default_error_messages = KnownValueField.default_error_messages
+    def __init__(self, lo: int, hi: int, **kwargs):
+        super().__init__(min_value=lo, max_value=hi, **kwargs)
 
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if value not in self.parent.backends:
-            self.fail("unknown", name=self.field_name, value=value, known=", ".join(self.parent.backends) or "none")
-        return value
+    def bind(self, field_name, parent):
+        super().bind(field_name, parent)
+        self.error_messages.update(bounds_messages(field_name, self.min_value, self.max_value))
 
 
 class BoardQuerySerializer(serializers.Serializer):
@@ -117,9 +118,12 @@ class BoardQuerySerializer(serializers.Serializer):
     (``baseline``, ``p``), the ``view`` and the display ``sort`` and ``order``. All optional; each
     bad one is named. :meth:`parse` reads them for pages and API alike."""
 
-    backend = BackendField(required=False, help_text="default: the first backend this deployment evaluates")
+    # the backends are read when the serializer is made (see __init__): those evaluated here, then
+    # any other one with a board
+    backend = KnownValueField((), required=False, help_text="default: the first backend this deployment evaluates")
     device = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
-                                   help_text="default: the backend's most recently updated board")
+                                   help_text="default: the backend's most recently updated board; a device "
+                                             "without a board on the backend is a 404")
     track = KnownValueField(TRACKS, default=DEFAULT.track)
     # the slice's values come from the suite, loaded on first use (see __init__)
     level = KnownValueField((), required=False)
@@ -137,11 +141,17 @@ class BoardQuerySerializer(serializers.Serializer):
         super().__init__(*args, **kwargs)
         for f, values in choices().items():
             self.fields[f].choices = values
+        self.fields["backend"].choices = self.backends
 
     @cached_property
     def backends(self) -> list[str]:
         # ``parse`` reads them once for the passes it makes
-        return self.context["backends"] if "backends" in self.context else known_backends()
+        if "backends" in self.context:
+            return self.context["backends"]
+        try:
+            return known_backends()
+        except DatabaseError:  # the schema written without a database (manage.py spectacular)
+            return list(settings.EKB_BACKENDS)
 
     def validate(self, data: dict) -> dict:
         data.setdefault("backend", self.backends[0] if self.backends else DEFAULT.backend)
@@ -156,6 +166,13 @@ class BoardQuerySerializer(serializers.Serializer):
         """The BoardQuery of ``params`` (a QueryDict or a dict) and {parameter: problem} for each
         bad one. Every good parameter applies; a bad one falls back to its default (what a page
         shows, with the problems; the API answers 400 instead)."""
+        data, errors = cls.read(params)
+        return BoardQuery(**{k: v for k, v in data.items() if k in BOARD_FIELDS}), errors
+
+    @classmethod
+    def read(cls, params) -> tuple[dict, dict[str, str]]:
+        """The validated parameters of ``params``, defaults filled in, and {parameter: problem}
+        for each bad one (which then has its default)."""
         names = list(cls._declared_fields)
         data = {name: params.get(name) for name in names if params.get(name) is not None}
         context = {"backends": known_backends()}
@@ -169,7 +186,16 @@ class BoardQuerySerializer(serializers.Serializer):
             for name in bad:
                 errors[name] = str(s.errors[name][0])
                 del data[name]
-        return BoardQuery(**s.validated_data), {k: errors[k] for k in names if k in errors}
+        return dict(s.validated_data), {k: errors[k] for k in names if k in errors}
 
 
+class BoardPageQuerySerializer(BoardQuerySerializer):
+    """A board's parameters and one page of its submission rows (the API's ``/leaderboard/``): the
+    bounds of ``offset`` and ``limit`` are those of every paginated list of the API."""
+
+    offset = PageField(0, MAX_OFFSET, default=0, help_text="submission rows to skip")
+    limit = PageField(1, MAX_LIMIT, default=DEFAULT_LIMIT, help_text="submission rows in the page")
+
+
+BOARD_FIELDS = frozenset(BoardQuery.__dataclass_fields__)
 parse_query = BoardQuerySerializer.parse  # the name the tests and older callers use

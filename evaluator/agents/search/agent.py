@@ -26,6 +26,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from evaluator import suite
 from evaluator.agents.search.space import Invalid, Space, compute_plan, layers_equal
 from evaluator.ir.layered_trace import LAYERS
 from evaluator.vocabulary import Status
@@ -57,8 +58,6 @@ class Past:
 
 @functools.lru_cache(maxsize=32)
 def _workload_space(workload_id: str, compute_json: str, cores: int) -> Space:
-    from evaluator import suite
-
     w = suite.get_workload(workload_id)
     return Space(w.canonical_module(), json.loads(compute_json), cores)
 
@@ -218,8 +217,6 @@ class SearchAgent:
                 cores = int(json.loads(target.group(1)).get("num-cores", 2))
             except (ValueError, AttributeError):
                 pass
-        from evaluator import suite
-
         try:
             w = suite.get_workload(task.group(1))
         except KeyError:
@@ -257,8 +254,6 @@ class SearchAgent:
 
     # --- direct and agent modes: whole documents ---------------------------------------------
     def _full(self, workload: str, cores: int, past: list[Past], seed: int) -> str:
-        from evaluator import suite
-
         compute = compute_plan(suite.get_workload(workload).canonical_module())
         try:
             space = _workload_space(workload, json.dumps(compute), cores)
@@ -286,8 +281,6 @@ class SearchAgent:
     # --- layered mode: one layer at a time ---------------------------------------------------
     def _layered(self, workload: str, cores: int, layer: str, left: int, question: str,
                  past: list[Past]) -> str:
-        from evaluator import suite
-
         current = _current_document(question)
         if layer == "compute":
             steps = compute_plan(suite.get_workload(workload).canonical_module())

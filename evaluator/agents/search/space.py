@@ -29,6 +29,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+from evaluator.baselines import tvm_default
 from evaluator.ir.layered_trace import LAYERS, Step, _apply_step, _Names
 
 SPATIAL, REDUCE = 0, 2
@@ -71,13 +72,13 @@ class BlockInfo:
 
 
 def _realize(sch, block_rv):
-    import tvm_ffi
+    import tvm_ffi  # heavy: TVM is imported on use, never with this module
 
     return tvm_ffi.get_global_func("s_tir.schedule.GetSBlockRealize")(sch, block_rv)
 
 
 def _only_last_axis(block, var) -> bool:
-    from tvm.tirx.analysis import undefined_vars
+    from tvm.tirx.analysis import undefined_vars  # heavy: TVM is imported on use, never with this module
 
     for region in block.reads:
         dims = list(region.region)
@@ -130,7 +131,7 @@ def divisors(n: int, candidates) -> list[int]:
 
 def compute_plan(mod) -> list[dict]:
     """The compute-layer steps chosen by analysis (see the module docstring)."""
-    from tvm import s_tir
+    from tvm import s_tir  # heavy: TVM is imported on use, never with this module
 
     sch = s_tir.Schedule(mod)
     sch.work_on("main")
@@ -183,7 +184,7 @@ class Space:
     """The schedule space of a single-PrimFunc workload, on top of given compute-layer steps."""
 
     def __init__(self, mod, compute: list[dict], cores: int = 2):
-        from tvm import s_tir
+        from tvm import s_tir  # heavy: TVM is imported on use, never with this module
 
         self.mod = mod
         self.compute = compute
@@ -432,8 +433,6 @@ def _render_rf_final(space, rec: _Live, bs: BlockSpace, tag: str, p: dict):
 
 def _render_fallback(space, rec: _Live, bs: BlockSpace, tag: str, p: dict):
     """The ``tvm-default`` rule for this one block."""
-    from evaluator.baselines import tvm_default
-
     inner = tvm_default._Recorder(rec.sch)  # noqa: SLF001 - replays the default's rules
     inner.names = rec.names
     tvm_default._schedule_block(inner, bs.info.name, tag)  # noqa: SLF001 - same package

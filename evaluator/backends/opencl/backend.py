@@ -8,10 +8,11 @@ import re
 
 
 from evaluator.backends.opencl import runtime as ocl
-from evaluator.backends.opencl.lowering import _is_graph, _schedule_unbound, lower_to_artifact
+from evaluator.backends.opencl.lowering import _schedule_unbound, lower_to_artifact
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
+from evaluator.ir.layered_trace import _is_graph
 from evaluator.sandbox import DevicePaths, driver_library_dirs, gpu_device_nodes, nvidia_device_nodes
 from evaluator.vocabulary import BackendKind
 
@@ -49,7 +50,7 @@ class OpenCL(Backend):
             rt = ocl.runtime()
         except BackendUnavailable:
             return DevicePaths()
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         icd = tuple(d for d in [os.environ.get(ICD_VENDORS, "")] if d and os.path.isdir(d))
         if not rt.device.type & cl.device_type.GPU:
@@ -130,7 +131,7 @@ def _uses_half(doc: dict) -> bool:
 def _widen_half(mod):
     """``mod`` with float16 replaced by float32 everywhere (tensors, casts, constants): rewritten
     in its TVMScript (TVM has no Python IR mutator) and parsed back, so the result is checked."""
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
     return tvm.script.from_source(re.sub(r"\bfloat16\b", "float32", mod.script()))
 
@@ -161,7 +162,7 @@ def _compile_check(doc: dict, declared: list[dict] | None = None, shape_args: li
 
     For raw sources (``declared``: the tensors in parameter order, then ``shape_args``) the entry
     kernel's signature and work-group size are checked too."""
-    import pyopencl as cl
+    import pyopencl as cl  # optional dependency, imported on use
 
     rt = ocl.runtime()
     options = ["-cl-kernel-arg-info"] if declared is not None else []
@@ -181,7 +182,7 @@ def _compile_check(doc: dict, declared: list[dict] | None = None, shape_args: li
 
 
 def _check_arg_types(rt, kernel, name: str, declared: list[dict], shape_args: list[str] = ()) -> None:
-    import pyopencl as cl
+    import pyopencl as cl  # optional dependency, imported on use
 
     info = cl.kernel_arg_info
     for i, p in enumerate(shape_args, start=len(declared)):

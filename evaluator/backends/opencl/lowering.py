@@ -4,23 +4,20 @@ a model graph's Relax ``main`` as a launch plan over the same source."""
 from __future__ import annotations
 
 import base64
+import math
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from evaluator.backends.opencl import runtime as ocl
+from evaluator.baselines import dlight_default
+from evaluator.ir.layered_trace import _is_graph
 
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
 # else TVM may attach to a launch (dynamic shared memory) is refused.
 _THREAD_TAGS = {"blockIdx.x": ("group", 0), "blockIdx.y": ("group", 1), "blockIdx.z": ("group", 2),
                 "threadIdx.x": ("local", 0), "threadIdx.y": ("local", 1), "threadIdx.z": ("local", 2)}
-
-
-def _is_graph(mod) -> bool:
-    from evaluator.ir.layered_trace import _is_graph as is_graph
-
-    return is_graph(mod)
 
 
 # --- TVM → artifact --------------------------------------------------------------------------
@@ -49,6 +46,7 @@ def lower_to_artifact(mod, target: dict) -> dict:
 def _lower_functions(funcs: dict, target: dict) -> tuple[str, dict[str, _Lowered]]:
     """Lower PrimFuncs together with TVM's default TIR pipeline: one OpenCL C source holding
     every kernel, and each function's launches read off its host part."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm.tirx.build import codegen_build, split_host_device_mods
 
@@ -114,8 +112,7 @@ def _exact_constants(source: str, dev_mod) -> str:
     coefficient off in the 7th digit (Goertzel, IIR filters) then misses the reference. Each
     constant of the device code is put back as a hexadecimal float literal where its printed
     form stands for one value only."""
-    import math
-
+    # heavy: TVM is imported on use, never with this module
     import tvm_ffi
     from tvm import tirx
 
@@ -139,7 +136,7 @@ def _distinct_param_names(func):
     """``func`` with a name of its own for every parameter. Kernel arguments are mapped to
     buffers by name, and TVM names some alike (split's outputs are all ``T_split_sections``);
     printing and parsing the function back gives each its own (the printer's ``_1``)."""
-    import tvm
+    import tvm  # heavy: TVM is imported on use, never with this module
 
     names = [p.name for p in func.params]
     if len(set(names)) == len(names):
@@ -168,6 +165,7 @@ def _host_launches(host_func, taken: set[str] = frozenset()):
     iteration) is unrolled here: each iteration's launch sizes and scalar arguments are its
     expressions with the loop variables bound. Anything else the host would compute itself is
     refused — the run half executes launches only."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     import tvm.sym
     import tvm_ffi
@@ -240,7 +238,7 @@ def _holds(entry: dict, buffer) -> bool:
 
 
 def _const(expr, what: str) -> int:
-    from tvm import tirx
+    from tvm import tirx  # heavy: TVM is imported on use, never with this module
 
     if isinstance(expr, int):
         return expr
@@ -257,6 +255,7 @@ def _kernel_arg(kernel: str, param, arg, known: set[str], offsets=(), allocated=
     not the PrimFunc's, and its names are the buffers' own (``X`` → ``X_ptr``). Intermediate
     buffers are matched by identity (``allocated``: (buffer, name) pairs), since several may
     share a name."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import tirx
 
@@ -351,6 +350,7 @@ def _graph_artifact(mod, target: dict) -> dict:
 def _graph_plan(main) -> _Plan:
     """Walk a Relax ``main`` that is a straight line of ``call_tir`` bindings (what the suite's
     legalize-and-fuse passes produce); anything else is refused, naming it."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import relax
 
@@ -440,6 +440,7 @@ def _graph_plan(main) -> _Plan:
 
 def _describe(expr) -> str:
     """A Relax expression in words, for an error: the op a call makes, or the kind of node."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import relax
 
@@ -473,10 +474,9 @@ def _schedule_unbound(mod, target: dict):
     """TVM's default GPU schedules (dlight) for every fused function that binds no loop to a
     thread: the functions a layered trace leaves to the defaults (dlight's primitives are no
     layered-trace steps, so they are applied here, after the trace)."""
+    # heavy: TVM is imported on use, never with this module
     import tvm
     from tvm import tirx
-
-    from evaluator.baselines import dlight_default
 
     unbound = {gv: f for gv, f in mod.functions.items()
                if isinstance(f, tirx.PrimFunc) and not _binds_threads(f)}
@@ -490,6 +490,7 @@ def _schedule_unbound(mod, target: dict):
 
 
 def _binds_threads(func) -> bool:
+    # heavy: TVM is imported on use, never with this module
     import tvm_ffi
     from tvm import tirx
 

@@ -88,7 +88,7 @@ class Runtime:
 
     @property
     def arch(self) -> str:
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         kind = cl.device_type.to_string(self.device.type).replace("ALL | ", "").lower()
         return f"{self.device.opencl_c_version.strip()} ({kind})"
@@ -117,7 +117,7 @@ def _devices():
                                  "driver, which does not survive fork: start it fresh (exec, spawn, or "
                                  "a non-forking worker pool)")
     try:
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
     except ImportError as e:
         raise BackendUnavailable(f"pyopencl is not installed ({e})") from None
     _driver["loaded"] = True
@@ -154,7 +154,7 @@ def select_device(wanted: str | None):
 
 @cache
 def _runtime(wanted: str | None) -> Runtime:
-    import pyopencl as cl
+    import pyopencl as cl  # optional dependency, imported on use
 
     platform, device = select_device(wanted)
     ctx = cl.Context([device])
@@ -172,7 +172,7 @@ def runtime() -> Runtime:
 
 def build_program(rt: Runtime, source: str, options: list[str] = ()):
     """Compile OpenCL C for the device; a failure raises ValueError carrying the build log."""
-    import pyopencl as cl
+    import pyopencl as cl  # optional dependency, imported on use
 
     program = cl.Program(rt.context, source)
     try:
@@ -191,7 +191,7 @@ def build_program(rt: Runtime, source: str, options: list[str] = ()):
 
 def check_local_size(rt: Runtime, kernel, name: str, local: list[int] | None) -> None:
     """A work-group shape the device cannot run is refused here, with the device's limits."""
-    import pyopencl as cl
+    import pyopencl as cl  # optional dependency, imported on use
 
     if local is None:
         return
@@ -315,7 +315,7 @@ class ClTensor:
     """A device buffer with its shape and dtype: what the harness's run step handles."""
 
     def __init__(self, rt: Runtime, array: np.ndarray):
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         a = np.ascontiguousarray(array)
         self.rt, self.shape, self.dtype = rt, tuple(a.shape), str(a.dtype)
@@ -330,7 +330,7 @@ class ClTensor:
         return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.dtype).itemsize
 
     def numpy(self) -> np.ndarray:
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         out = np.empty(self.shape, self.dtype)
         if out.nbytes:
@@ -338,7 +338,7 @@ class ClTensor:
         return out
 
     def copyfrom(self, array) -> "ClTensor":
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         a = np.ascontiguousarray(array)
         if tuple(a.shape) != self.shape or str(a.dtype) != self.dtype:
@@ -359,7 +359,7 @@ class ClKernel(Kernel):
     """The artifact's kernels, launched in order on one in-order queue."""
 
     def __init__(self, rt: Runtime, doc: dict):
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         self.rt, self.doc = rt, doc
         program = runs_as(rt, doc)
@@ -415,7 +415,7 @@ class ClKernel(Kernel):
             [(kernel, args, size, None) for kernel, args, size in after]
 
     def _enqueue(self, bound) -> list:
-        import pyopencl as cl
+        import pyopencl as cl  # optional dependency, imported on use
 
         events = []
         for kernel, args, glob, local in bound:
@@ -483,7 +483,7 @@ __kernel void fma_chains(__global float* out, float seed) {
 def measure_peaks(rt: Runtime | None = None) -> dict:
     """The device's sustained FLOP/s (independent FMA chains) and bytes/s (the best of a
     DRAM-sized and a cache-sized copy, as ``peaks.measure_cpu``), timed with its own events."""
-    import pyopencl as cl
+    import pyopencl as cl  # optional dependency, imported on use
 
     rt = rt or runtime()
     program = build_program(rt, _PEAK_SOURCE)
