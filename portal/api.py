@@ -25,9 +25,9 @@ from portal import quotas, starter, workers
 from portal.jobs import queue_depth, queue_for
 from portal.models import Submission
 from portal.serializers import (BackendSerializer, DetailErrorSerializer, EndpointCreateSerializer,
-                                 StarterQuerySerializer, SubmissionCreateSerializer, SubmissionSerializer,
-                                 TaskDetailQuerySerializer, TaskDetailSerializer, TaskQuerySerializer, TaskSerializer,
-                                 TraceSerializer)
+                                 StarterQuerySerializer, SubmissionCreatedSerializer, SubmissionCreateSerializer,
+                                 SubmissionSerializer, TaskDetailQuerySerializer, TaskDetailSerializer,
+                                 TaskQuerySerializer, TaskSerializer, TraceSerializer)
 from portal.submissions import cancel_submission, may_manage, request_verification, rerun_submission
 from portal.throttles import QuotaExceeded
 
@@ -154,7 +154,7 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     @extend_schema(request={
         "multipart/form-data": SubmissionCreateSerializer,
         "application/json": EndpointCreateSerializer,
-    }, responses={201: SubmissionSerializer})
+    }, responses={201: SubmissionCreatedSerializer})
     def create(self, request: Request, *args, **kwargs) -> Response:
         over = quotas.over_quota(request.user)
         if over:
@@ -165,8 +165,8 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         ser = cls(data=request.data, context={"request": request})
         ser.is_valid(raise_exception=True)
         sub = ser.save()
-        return Response(SubmissionSerializer(sub, context={"with_results": False, "with_queue": True,
-                                                           "request": request}).data,
+        return Response(SubmissionCreatedSerializer(sub, context={"with_results": False, "with_queue": True,
+                                                                  "request": request}).data,
                         status=status.HTTP_201_CREATED)
 
 

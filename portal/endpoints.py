@@ -1,8 +1,12 @@
 """Endpoint submissions: accepting one, and running its jobs.
 
-Accepting: the URL passes the SSRF guard (resolved now; the worker checks again before every
-call), the key is a plausible bearer token and is stored encrypted, the mode, budget, prompt
-version and tasks are valid. A rejected submission stores nothing.
+Accepting: the URL, given as the base URL the OpenAI SDKs take (``…/v1``) or as the full
+chat-completions URL, is made once into the URL every call posts to
+(``client.chat_completions_url``); that URL is stored and shown. It passes the SSRF guard
+(resolved now; the worker checks again before every call), the key is a plausible bearer token
+and is stored encrypted, the mode, budget, prompt version and tasks are valid. Submitted through
+the API or the form (``probe=True``), the URL is then called once, as :func:`check_endpoint`
+says. A rejected submission stores nothing.
 
 Running (one job per backend, in the worker): per task, the evaluator's mode loop
 (``evaluator.agents.modes.run_task``) calls the endpoint from the worker — outside the sandbox —
@@ -29,7 +33,8 @@ from django.db.models import F
 from evaluator import records, suite
 from evaluator.agents import netguard
 from evaluator.agents.budget import Budget, BudgetExhausted, Meter
-from evaluator.agents.client import BUDGET_EXHAUSTED, ChatClient, NetPolicy, redact
+from evaluator.agents.client import (BUDGET_EXHAUSTED, CHECK_TIMEOUT_S, ChatClient, Check, NetPolicy,
+                                     chat_completions_url, redact)
 from evaluator.agents.modes import MODES, run_task
 from evaluator.agents.prompts import CURRENT, TEMPLATES, PromptSet
 from evaluator.pipeline import Stopped
@@ -47,11 +52,14 @@ MAX_GLOBS = 64
 
 
 def validate(*, url: str, model: str, api_key: str, mode: str, budget: dict | None,
-             prompt_version: str, tasks: list[str] | None) -> tuple[Budget, list[str]]:
+             prompt_version: str, tasks: list[str] | None) -> tuple[Budget, list[str], str]:
+    """The budget, the task globs and the URL to call; ValidationError naming every bad field."""
     errors: dict[str, list[str]] = {}
+    called = url
     try:
-        netguard.check_url(url, settings.EKB_ENDPOINT_ALLOW_LOOPBACK)
-    except netguard.AddressRefused as e:
+        called = chat_completions_url(url)
+        netguard.check_url(called, settings.EKB_ENDPOINT_ALLOW_LOOPBACK)
+    except ValueError as e:  # netguard.AddressRefused included
         errors["url"] = [str(e)]
     if not MODEL.match(model or ""):
         errors["model"] = ["the model name must be 1–200 characters of letters, digits and ._:/@+-"]
@@ -75,32 +83,51 @@ def validate(*, url: str, model: str, api_key: str, mode: str, budget: dict | No
             errors["tasks"] = [f"no public workload matches {g!r}" for g in empty]
     if errors:
         raise ValidationError(errors)
-    return b, globs
+    return b, globs, called
+
+
+def check_endpoint(url: str, model: str, api_key: str) -> Check:
+    """Call the endpoint once, as the worker will (the SSRF guard, the key, the model), with one
+    1-token chat completion bounded by ``CHECK_TIMEOUT_S``; its outcome. ValidationError naming
+    the URL where calling it cannot work: a refused address, a name that does not resolve,
+    nothing listening, the key refused, no chat-completions API there (404), a redirect, a reply
+    that is no chat completion. A slow or busy endpoint (timeout, 429, 5xx, a request it
+    refused) is accepted: the run's calls have longer limits and retries; the outcome says so."""
+    policy = NetPolicy(allow_loopback=settings.EKB_ENDPOINT_ALLOW_LOOPBACK)
+    found = ChatClient(url, model, api_key, policy=policy).check(min(CHECK_TIMEOUT_S, settings.EKB_ENDPOINT_TIMEOUT_S))
+    if found.broken:
+        raise ValidationError({"url": [f"calling {url} failed: {found.message}"]})
+    return found
 
 
 def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = "", mode: str = "agent",
                                budget: dict | None = None, prompt_version: str = CURRENT,
                                tasks: list[str] | None = None, name: str = "", description: str = "",
                                public: bool = True, backends: list[str] | None = None,
-                               enqueue: bool = True) -> Submission:
-    b, globs = validate(url=url, model=model, api_key=api_key, mode=mode, budget=budget,
-                        prompt_version=prompt_version, tasks=tasks)
+                               enqueue: bool = True, probe: bool = False) -> Submission:
+    """A new endpoint submission; ``url`` in either form, stored as the URL to call. ``probe``:
+    call it first (:func:`check_endpoint`, after every other check passed); the outcome is on the
+    returned submission as ``endpoint_check`` (None without a probe), for the answer — not stored."""
+    b, globs, called = validate(url=url, model=model, api_key=api_key, mode=mode, budget=budget,
+                                prompt_version=prompt_version, tasks=tasks)
     available = settings.EKB_BACKENDS
     chosen = list(backends or available[:1])
     unknown = [x for x in chosen if x not in available]
     if unknown:
         raise ValidationError({"backends": [f"backends {unknown} are not served here; available: {available}"]})
+    found = check_endpoint(called, model, api_key) if probe else None
     n_tasks = len(suite.select(globs or None))
     with transaction.atomic():
         sub = Submission.objects.create(
             owner=owner, kind=Submission.Kind.ENDPOINT, name=(name or f"{model} ({mode})")[:64],
             description=description, public=public, backends=chosen, tasks_total=n_tasks * len(chosen))
-        ep = Endpoint(submission=sub, url=url, model=model, mode=mode, budget=b.to_json(),
+        ep = Endpoint(submission=sub, url=called, model=model, mode=mode, budget=b.to_json(),
                       prompt_version=prompt_version, tasks=globs)
         ep.set_api_key(api_key)
         ep.save()
         if enqueue:
             transaction.on_commit(lambda: enqueue_jobs(sub))
+    sub.endpoint_check = found
     return sub
 
 

@@ -23,7 +23,10 @@ class EndpointSubmissionForm(forms.Form):
                             help_text="optional; defaults to 'model (mode)'")
     description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
     url = forms.CharField(max_length=500, label="Endpoint URL",
-                          help_text="OpenAI-compatible chat completions, e.g. https://host/v1/chat/completions")
+                          help_text="OpenAI-compatible: the base URL the OpenAI SDKs take (https://host/v1) or the "
+                                    "full chat-completions URL (https://host/v1/chat/completions). On submit it is "
+                                    "called once with a 1-token request: a URL that cannot answer (nothing "
+                                    "listening, key refused, HTTP 404) is refused; a slow one is accepted")
     model = forms.CharField(max_length=200)
     api_key = forms.CharField(required=False, max_length=500, strip=False, label="API key",
                               widget=forms.PasswordInput(render_value=False),

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from evaluator.agents.client import ANSWERED, HTTP_ERROR, TIMEOUT
 from evaluator.agents.modes import MODES
 from evaluator.agents.prompts import CURRENT, TEMPLATES
 from evaluator.suite import DOMAINS, LEVELS
@@ -66,7 +67,9 @@ class EndpointCreateSerializer(serializers.Serializer):
     """An endpoint submission: the portal prompts the model per task and evaluates its kernels."""
 
     kind = serializers.ChoiceField(choices=["endpoint"])
-    url = serializers.CharField(max_length=500, help_text="OpenAI-compatible chat-completions URL")
+    url = serializers.CharField(max_length=500, help_text="an OpenAI-compatible endpoint: the base URL the OpenAI "
+                                "SDKs take (https://host/v1) or the full …/chat/completions URL; called once, "
+                                "with one 1-token request, before the submission is accepted")
     model = serializers.CharField(max_length=200)
     api_key = serializers.CharField(max_length=500, required=False, allow_blank=True, write_only=True,
                                     trim_whitespace=False,
@@ -90,10 +93,25 @@ class EndpointCreateSerializer(serializers.Serializer):
                 budget=validated.get("budget") or {}, prompt_version=validated.get("prompt_version") or CURRENT,
                 tasks=validated.get("tasks"), name=validated.get("name", ""),
                 description=validated.get("description", ""), public=validated.get("public", True),
-                backends=validated.get("backends") or None)
+                backends=validated.get("backends") or None, probe=True)
         except DjangoValidationError as e:
             raise serializers.ValidationError(e.message_dict if hasattr(e, "error_dict") else
                                               {"endpoint": e.messages}) from None
+
+
+class EndpointCheckSerializer(serializers.Serializer):
+    """The call made when an endpoint was submitted: one chat completion of max_tokens 1. Where
+    calling the URL cannot work (refused address, nothing listening, key refused, HTTP 404, a
+    redirect) the submission is refused instead (400, naming the URL)."""
+
+    url = serializers.CharField(help_text="the URL called, as every model call of the run will")
+    ok = serializers.BooleanField(help_text="it answered with a chat completion")
+    outcome = serializers.ChoiceField(choices=[ANSWERED, TIMEOUT, HTTP_ERROR],
+                                      help_text="answered; timeout (no answer within the check's few seconds) or "
+                                                "http_error (e.g. 429, 5xx): accepted, the run retries")
+    message = serializers.CharField(help_text="what the check saw, in words")
+    http_status = serializers.IntegerField(allow_null=True)
+    latency_s = serializers.FloatField()
 
 
 class EndpointSerializer(serializers.Serializer):
@@ -270,6 +288,29 @@ class SubmissionSerializer(serializers.ModelSerializer):
             return None
         qs = s.results.filter(hidden=False, track=Result.PUBLIC)
         return ResultSerializer(qs, many=True).data
+
+
+class SubmissionCreatedSerializer(SubmissionSerializer):
+    """A new submission; for an endpoint, also the URL its calls go to and the check's outcome."""
+
+    endpoint_url_called = serializers.SerializerMethodField(
+        help_text="an endpoint submission: the URL every model call posts to (the given URL made into the "
+                  "chat-completions one); null for a bundle")
+    endpoint_check = serializers.SerializerMethodField()
+
+    class Meta(SubmissionSerializer.Meta):
+        fields = [*SubmissionSerializer.Meta.fields, "endpoint_url_called", "endpoint_check"]
+        read_only_fields = fields
+
+    def get_endpoint_url_called(self, s: Submission) -> str | None:
+        ep = getattr(s, "endpoint", None) if s.kind == Submission.Kind.ENDPOINT else None
+        return ep.url if ep else None
+
+    @extend_schema_field(EndpointCheckSerializer(allow_null=True, help_text="an endpoint submission: the check "
+                                                 "made on submission; null for a bundle"))
+    def get_endpoint_check(self, s: Submission) -> dict | None:
+        found = getattr(s, "endpoint_check", None)
+        return EndpointCheckSerializer(found.to_json()).data if found else None
 
 
 class TaskSerializer(serializers.Serializer):

@@ -91,11 +91,19 @@ def submit_endpoint(request: HttpRequest) -> HttpResponse:
             sub = create_endpoint_submission(
                 request.user, url=d["url"], model=d["model"], api_key=d["api_key"], mode=d["mode"],
                 budget=form.budget(), tasks=d["tasks"].split(), name=d["name"], description=d["description"],
-                public=d["public"], backends=d["backends"] or None)
+                public=d["public"], backends=d["backends"] or None, probe=True)
         except ValidationError as e:
             for field, msgs in e.message_dict.items():
                 form.add_error(field if field in form.fields else None, msgs)
         else:
+            found = sub.endpoint_check  # the answer says which URL is called and what the check saw
+            if found.ok:
+                messages.success(request, f"Every model call goes to {found.url}; it answered the check "
+                                          f"({found.message}, {found.latency_s:g} s).")
+            else:
+                messages.warning(request, f"Every model call goes to {found.url}; it did not answer the check "
+                                          f"({found.message}). The submission is queued anyway: the run's calls "
+                                          "wait longer and are retried.")
             return redirect("portal:submission", pk=sub.pk)
     return render(request, "portal/submit_endpoint.html", {"form": form, "quota": _quota(request.user)})
 

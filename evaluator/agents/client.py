@@ -2,6 +2,8 @@
 
 One call = ``POST {url}`` with ``{"model", "messages", "temperature", "max_tokens", "seed"}``
 (the OpenAI chat-completions request); the reply's ``choices[0].message.content`` is the text.
+``url`` is the full chat-completions URL: :func:`chat_completions_url` makes it from the base URL
+the OpenAI SDKs take (``https://host/v1``), once, when an endpoint is submitted.
 
 * Network: the :mod:`~evaluator.agents.netguard` check before every attempt, the connection to
   the checked address, no proxy, no redirects (a 3xx is refused and its target named), a total
@@ -10,6 +12,8 @@ One call = ``POST {url}`` with ``{"model", "messages", "temperature", "max_token
   5xx; ``Retry-After`` honoured up to the cap); none for what will not (auth refused, other 4xx,
   refused address, malformed reply).
 * Every attempt is taken from the submission's :class:`~evaluator.agents.budget.Meter` first.
+* :meth:`ChatClient.check`: one bounded, unmetered 1-token call through the same guard, at
+  submission, that says whether the URL answers as a chat-completions endpoint.
 * Failures are :class:`EndpointError` with a ``kind`` from :data:`KINDS` and a message in words;
   the API key is redacted from every message (an endpoint may echo request headers back), and
   the client's ``repr`` never shows it.
@@ -23,8 +27,9 @@ import random
 import socket
 import ssl
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
+from urllib.parse import urlsplit, urlunsplit
 
 from evaluator.agents import netguard
 from evaluator.agents.budget import BudgetExhausted, Meter
@@ -43,14 +48,26 @@ FATAL = (AUTH_REFUSED, ADDRESS_REFUSED, BUDGET_EXHAUSTED)
 MAX_MESSAGE_CHARS = 200_000
 USER_AGENT = "EdgeKernelBench-endpoint-client/1"
 
+CHAT_COMPLETIONS = "/chat/completions"
+# Last path segments that name another operation of the OpenAI API: such a URL is neither a base
+# URL nor the chat-completions one, and appending to it would call nothing.
+OTHER_OPERATIONS = ("/completions", "/responses")
+
+# The submission-time check: one 1-token call, answered within seconds, its reply capped.
+ANSWERED = "answered"
+CHECK_TIMEOUT_S = 5.0
+CHECK_MAX_BYTES = 64 << 10
+CHECK_PROMPT = "Reply with the single word OK."
+
 
 class EndpointError(Exception):
-    def __init__(self, kind: str, message: str, attempts: int = 0):
+    def __init__(self, kind: str, message: str, attempts: int = 0, timed_out: bool = False):
         assert kind in KINDS, kind
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.attempts = attempts
+        self.timed_out = timed_out  # no connection within the limit (an UNREACHABLE that may be slowness)
 
     @property
     def fatal(self) -> bool:
@@ -82,6 +99,59 @@ class Reply:
     model: str = ""
     finish_reason: str = ""
     usage_estimated: bool = False
+
+
+@dataclass(frozen=True)
+class Check:
+    """What one call of the endpoint at submission found: whether ``url`` answered a chat
+    completion, and, when not, whether calling it can work at all (``broken``: a refused address,
+    nothing listening, the key refused, no chat-completions API there, a redirect) or may work
+    later (a timeout, 429, 5xx, a request it refused)."""
+
+    url: str
+    outcome: str  # ANSWERED, or the kind of failure (one of KINDS)
+    message: str  # in words, the key redacted
+    broken: bool
+    http_status: int | None = None
+    latency_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == ANSWERED
+
+    def to_json(self) -> dict:
+        return {"url": self.url, "ok": self.ok, "outcome": self.outcome, "message": self.message,
+                "http_status": self.http_status, "latency_s": self.latency_s}
+
+
+def chat_completions_url(url: str) -> str:
+    """The URL to post to, from either form a researcher has at hand: the base URL the OpenAI SDKs
+    take (``https://host/v1`` → ``https://host/v1/chat/completions``, as the SDKs append it) or the
+    full chat-completions URL (kept). Trailing slashes go; a query (``?api-version=…``) stays after
+    the path. A URL that is not http(s) with a host is returned as given, for the guard to name
+    what is wrong; ValueError for one naming another API operation or grown past the URL limit.
+    The result still has to pass :func:`netguard.check_url`."""
+    if not isinstance(url, str):
+        return url
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+    except ValueError as e:
+        raise ValueError(f"the endpoint URL cannot be parsed ({e})") from None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return url
+    path = parts.path.rstrip("/")
+    if not path.lower().endswith(CHAT_COMPLETIONS):
+        other = next((op for op in OTHER_OPERATIONS if path.lower().endswith(op)), None)
+        if other:
+            raise ValueError(f"the endpoint URL ends in {other}, another operation of the API; give the base URL "
+                             f"the OpenAI SDKs take (e.g. https://host/v1) or the full …{CHAT_COMPLETIONS} URL")
+        path += CHAT_COMPLETIONS
+    called = urlunsplit(parts._replace(path=path))
+    if len(called) > netguard.MAX_URL_CHARS >= len(url):
+        raise ValueError(f"with {CHAT_COMPLETIONS} appended the endpoint URL has {len(called)} characters; "
+                         f"the limit is {netguard.MAX_URL_CHARS}")
+    return called
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -168,9 +238,55 @@ class ChatClient:
                 pass  # an HTTP date: keep the computed delay
         self.sleep(min(delay, self.policy.backoff_max_s))
 
+    # --- the submission-time check -------------------------------------------------------
+    def check(self, timeout_s: float = CHECK_TIMEOUT_S) -> Check:
+        """One chat completion of ``max_tokens`` 1, through the same guard as every call, with
+        no retry, not taken from any budget, answered within ``timeout_s`` (connect included),
+        its reply capped at :data:`CHECK_MAX_BYTES`. Never raises for what the endpoint does."""
+        pol = replace(self.policy, timeout_s=timeout_s, connect_timeout_s=min(self.policy.connect_timeout_s, timeout_s),
+                      max_response_bytes=CHECK_MAX_BYTES, retries=0)
+        payload = json.dumps({"model": self.model, "messages": [{"role": "user", "content": CHECK_PROMPT}],
+                              "temperature": 0, "max_tokens": 1}).encode()
+        t0 = time.monotonic()
+
+        def found(outcome: str, message: str, broken: bool, status: int | None = None) -> Check:
+            return Check(self.url, outcome, redact(message, self.api_key), broken, status,
+                         round(time.monotonic() - t0, 3))
+
+        try:
+            status, headers, raw = self._post(payload, pol)
+        except EndpointError as e:
+            if e.kind == TIMEOUT or e.timed_out:
+                return found(TIMEOUT, e.message if e.kind == TIMEOUT else
+                             f"no connection within {timeout_s:g} s ({e.message})", False)
+            return found(e.kind, e.message, True)
+        snippet = self._snippet(raw)
+        if 200 <= status < 300:
+            try:
+                doc = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+                return found(MALFORMED_REPLY, f"HTTP {status}, but the reply is not JSON: this is not a "
+                             f"chat-completions API{snippet}", True, status)
+            if isinstance(doc, dict) and isinstance(doc.get("choices"), list):
+                return found(ANSWERED, f"HTTP {status} with a chat completion", False, status)
+            if isinstance(doc, dict) and doc.get("error"):
+                return found(HTTP_ERROR, f"HTTP {status} with an error{snippet}", False, status)
+            return found(MALFORMED_REPLY, f"HTTP {status}, but the reply is not a chat completion "
+                         f"(no choices){snippet}", True, status)
+        if 300 <= status < 400:
+            return found(HTTP_ERROR, self._redirect_message(status, headers.get("location", "")), True, status)
+        if status in (401, 403):
+            return found(AUTH_REFUSED, f"HTTP {status}: the endpoint refused the API key{snippet}", True, status)
+        if status in (404, 405, 410):
+            return found(HTTP_ERROR, f"HTTP {status}{snippet}; either no chat-completions API is served there "
+                         f"(give the base URL the OpenAI SDKs take, most end in /v1, or the full "
+                         f"…{CHAT_COMPLETIONS} URL) or the model name is not known to it", True, status)
+        # 408, 429, 5xx, a request refused (400, 422): the endpoint is there and may answer the run
+        return found(HTTP_ERROR, f"HTTP {status}{snippet}", False, status)
+
     # --- one HTTP attempt ----------------------------------------------------------------
-    def _post(self, payload: bytes) -> tuple[int, dict[str, str], bytes]:
-        pol = self.policy
+    def _post(self, payload: bytes, policy: NetPolicy | None = None) -> tuple[int, dict[str, str], bytes]:
+        pol = policy or self.policy
         try:
             target = netguard.check_url(self.url, pol.allow_loopback, self.resolve)
         except netguard.AddressRefused as e:
@@ -180,8 +296,12 @@ class ChatClient:
         conn = None
         errors = []
         for address in target.addresses:  # every one was checked; first that connects wins
+            left = deadline - time.monotonic()
+            if left <= 0:  # the attempt's deadline bounds the connects over all addresses too
+                errors.append(f"{address}: {TIMED_OUT}")
+                break
             try:
-                conn = _connection(target, address, min(pol.connect_timeout_s, pol.timeout_s))
+                conn = _connection(target, address, min(pol.connect_timeout_s, left))
                 conn.connect()
                 break
             except (OSError, ssl.SSLError) as e:
@@ -189,7 +309,7 @@ class ChatClient:
                 conn = None
         if conn is None:
             raise EndpointError(UNREACHABLE, f"cannot connect to {target.host}:{target.port} "
-                                f"({'; '.join(errors)})")
+                                f"({'; '.join(errors)})", timed_out=all(e.endswith(TIMED_OUT) for e in errors))
         headers = {"Content-Type": "application/json", "Accept": "application/json",
                    "User-Agent": USER_AGENT}
         if self.api_key:
@@ -210,7 +330,7 @@ class ChatClient:
                 size += len(chunk)
                 if size > pol.max_response_bytes:
                     raise EndpointError(MALFORMED_REPLY, f"the reply is larger than "
-                                        f"{pol.max_response_bytes >> 20} MiB")
+                                        f"{_size(pol.max_response_bytes)}")
                 chunks.append(chunk)
             return resp.status, {k.lower(): v for k, v in resp.getheaders()}, b"".join(chunks)
         except (socket.timeout, TimeoutError):
@@ -302,7 +422,14 @@ class _GuardedHTTPSConnection(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
+TIMED_OUT = "timed out"
+
+
 def _os_reason(e: BaseException) -> str:
     if isinstance(e, (socket.timeout, TimeoutError)):
-        return "timed out"
+        return TIMED_OUT
     return getattr(e, "strerror", None) or type(e).__name__
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 and not n % (1 << 20) else f"{n >> 10} KiB"

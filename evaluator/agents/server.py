@@ -10,7 +10,8 @@ Scripted transcripts (JSON)::
     {"tasks": {"<workload glob>": [step, ...]}, "default": [step, ...]}
 
 The step used is the number of assistant messages in the request plus its ``seed`` (so direct
-mode's samples walk the list too); past the end the last step repeats. A step is the reply text,
+mode's samples walk the list too); past the end the last step repeats. A conversation that names
+no task (the portal's 1-token check at submission) gets the default steps, else ``OK``. A step is the reply text,
 or an object: ``{"content": …}``, ``{"delay_s": 5, "content": …}`` (answer late),
 ``{"status": 500, "body": …}`` (an HTTP error), ``{"raw": …}`` (a 200 whose body is not JSON),
 ``{"redirect": URL, "status": 307}``, ``{"echo_auth": true, "status": 400}`` (an error body that
@@ -58,6 +59,8 @@ class ScriptedModel:
     def reply(self, messages: list[dict], params: dict):
         text = "\n".join(m.get("content", "") for m in messages if m.get("role") == "user")
         m = _TASK.search(text)
+        if m is None and not self.default:
+            return "OK"  # not a task (the portal's check at submission): answered, as any model would
         workload = m.group(1) if m else ""
         steps = next((v for g, v in self.tasks.items() if fnmatch.fnmatchcase(workload, g)), self.default)
         if not steps:
@@ -125,7 +128,8 @@ class _Handler(BaseHTTPRequestHandler):
         if responder is None:
             return self._error(404, f"model {model!r} not found; this server has {sorted(self.server.models)}")
         with self.server.lock:
-            self.server.requests.append({"model": model, "turns": len(messages), "at": time.time()})
+            self.server.requests.append({"model": model, "turns": len(messages), "max_tokens": req.get("max_tokens"),
+                                         "path": self.path, "at": time.time()})
         try:
             out = responder.reply(messages, req)
         except ValueError as e:  # the model cannot answer this conversation
@@ -171,9 +175,14 @@ class ChatServer(ThreadingHTTPServer):
         pass  # a client that hung up (timeouts in tests) is not an error of this server
 
     @property
-    def url(self) -> str:
+    def base_url(self) -> str:
+        """The URL the OpenAI SDKs take (``base_url``)."""
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/v1/chat/completions"
+        return f"http://{host}:{port}/v1"
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/chat/completions"
 
     def start(self) -> "ChatServer":
         threading.Thread(target=self.serve_forever, name="ekb-chat-server", daemon=True).start()

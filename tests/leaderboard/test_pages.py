@@ -29,8 +29,13 @@ def test_board_page_renders_ranked_rows_and_baselines(client):
     assert positions == sorted(positions)
     for name in ("alpha", "beta", "gamma"):
         assert f'href="/submissions/{seeded.subs[name].pk}/"' in page
+    ranked = page[page.index('<table class="board">'):]
     for name in ("private", "running", "elsewhere"):
-        assert f'href="/submissions/{seeded.subs[name].pk}/"' not in page
+        assert f'href="/submissions/{seeded.subs[name].pk}/"' not in ranked
+    # the running one is listed above the board as being evaluated, with its progress per backend
+    strip = page[page.index("Being evaluated:"):page.index('<table class="board">')]
+    assert f'<a href="/submissions/{seeded.subs["running"].pk}/">running</a> (<code>cpu-llvm</code> 58/58)' in strip
+    assert f'href="/submissions/{seeded.subs["private"].pk}/"' not in strip
     assert "58 tasks on this board" in page
 
 

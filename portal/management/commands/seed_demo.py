@@ -34,6 +34,7 @@ from rest_framework.authtoken.models import Token
 from evaluator.agents.search.agent import NAME
 from evaluator.agents.server import ChatServer, search_model
 from evaluator.sandbox import UNSAFE_ENV, probe
+from evaluator.vocabulary import BackendKind
 from portal import workers
 from portal.endpoints import create_endpoint_submission
 from portal.models import Endpoint, Submission
@@ -78,7 +79,7 @@ class Command(BaseCommand):
         if unsafe:
             # The shipped examples are ours and trusted; uploads to the server are not, and it never
             # runs with this switch: so the examples are evaluated before it starts, the switch unset.
-            out.write(f"no sandbox here ({unsafe}): evaluating the shipped examples unsandboxed, then serving")
+            out.write(f"no sandbox here ({unsafe}): evaluating the shipped examples unsandboxed first")
             os.environ[UNSAFE_ENV] = "1"
         waits = bool(unsafe) or not (serve or no_wait)
         server = None
@@ -111,11 +112,11 @@ def served_backends(out) -> list[str]:
     infos = workers.describe(configured)
     kept = [i["name"] for i in infos if i["available"]]
     for i in infos:
-        if not i["available"]:
-            out.write(f"{i['name']}: not available here ({i['reason']}); the demo serves "
-                      f"{', '.join(kept) or 'nothing'} (for opencl on the CPU install PoCL: make system)")
-        else:
+        if i["available"]:
             out.write(f"{i['name']}: {i['device']}")
+            continue
+        hint = " (PoCL runs opencl on the CPU: make system installs it)" if i["name"] == BackendKind.OPENCL else ""
+        out.write(f"{i['name']}: not available here ({i['reason']}); not served{hint}")
     if not kept:
         raise CommandError(f"none of the backends {configured} (EKB_BACKENDS) is available here")
     return kept
