@@ -91,13 +91,16 @@ class Builder:
         self._session: _BuildSession | None = None
         # the steps started and not yet collected, for :meth:`stop` (which may come from another thread)
         self._steps: weakref.WeakSet[ChildProcess] = weakref.WeakSet()
+        self._steps_lock = threading.Lock()
         self.stopped = threading.Event()
 
     def stop(self) -> None:
         """Stop from any thread: every step running now is killed and none starts after; the
         ``evaluate``, ``build`` or ``measure`` in progress raises :class:`Stopped`."""
         self.stopped.set()
-        for child in list(self._steps):
+        with self._steps_lock:
+            running = list(self._steps)
+        for child in running:
             child.kill()
 
     @contextlib.contextmanager
@@ -208,7 +211,8 @@ class Builder:
             raise Stopped(f"stopped before the {step} step")
         child = ChildProcess(step, request, scratch, env={**self.backend.child_env(), **(env or {})},
                              sandbox=self.sandbox, pass_fds=pass_fds)
-        self._steps.add(child)
+        with self._steps_lock:
+            self._steps.add(child)
         if self.stopped.is_set():  # stop() ran while this one started
             child.kill()
         return child

@@ -231,7 +231,8 @@ def test_endpoint_submission_through_a_celery_worker(workers, broker, chat, loop
     assert r.status == "correct", r.reason
     assert [(t["kind"], t["outcome"]) for t in r.record["trace"]] == [
         ("turn", "no_kernel"), ("turn", "correct"), ("score", "correct")]
-    assert len(server.requests) == 2
+    assert [q["max_tokens"] for q in server.requests][:1] == [1]  # the check at submission (1 token)
+    assert len(server.requests) == 1 + 2  # then the two turns
     log = worker.wait_logged("Task portal.evaluate[", "succeeded")
     pages = [APIClient().get(f"/api/v1/submissions/{sub_id}/").content.decode(),
              token_client(alice).get(f"/api/v1/submissions/{sub_id}/").content.decode(),

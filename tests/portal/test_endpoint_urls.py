@@ -189,6 +189,14 @@ def test_an_endpoint_that_answers_but_cannot_serve_the_run_is_refused(loopback, 
         assert msg.startswith("calling http://127.0.0.1:") and why in msg, msg
         assert "sk-wrong-key-0000" not in msg
     assert "give the base URL the OpenAI SDKs take" in msg
+    for step, why in [({"redirect": "http://10.0.0.1/v1/chat/completions", "status": 301},  # no DNS lookup
+                       "HTTP 301 redirect to http://10.0.0.1/v1/chat/completions refused: redirects are not "
+                       "followed; the target is not allowed either (refused: 10.0.0.1 is a private address)"),
+                      ({"raw": "<html>a web page</html>"}, "HTTP 200, but the reply is not JSON"),
+                      ({"raw": json.dumps({"object": "list"})}, "not a chat completion (no choices)")]:
+        other = chat(default=[step])
+        resp = post(user, payload(other.base_url))
+        assert resp.status_code == 400 and why in resp.json()["url"][0], resp.content
     assert nothing_stored()
 
 
@@ -212,6 +220,11 @@ def test_a_slow_or_busy_endpoint_is_accepted_and_the_answer_says_so(loopback, ch
     check = resp.json()["endpoint_check"]
     assert (check["ok"], check["outcome"], check["http_status"]) == (False, "http_error", 503)
     assert "overloaded" in check["message"] and resp.json()["endpoint_url_called"] == busy.url
+
+    echo = chat(default=[{"echo_auth": True, "status": 400}])  # a server that repeats the key back
+    resp = post(owner, payload(echo.base_url))
+    assert resp.status_code == 201 and resp.json()["endpoint_check"]["outcome"] == "http_error"
+    assert "Bearer [redacted]" in resp.json()["endpoint_check"]["message"] and KEY not in resp.content.decode()
 
     # the form's answer: the submission page names the URL called and what the check saw
     client.login(username="hal", password="pw-for-hal-1234")

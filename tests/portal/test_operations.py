@@ -154,6 +154,9 @@ def test_the_daily_quota_answers_429_with_when(settings, django_capture_on_commi
     # 4 counted (the staff's rerun is alice's): the second oldest, 2 h old, must age out first
     assert resp.status_code == 429 and 22 * 3600 - 10 <= int(resp["Retry-After"]) <= 22 * 3600 + 1
     assert "daily quota reached: 4 submissions in the last 24 hours" in html.unescape(resp.content.decode())
+    resp = page.post(f"/submissions/{old.pk}/rerun/", follow=True)  # the page's Re-run button
+    assert resp.redirect_chain == [(f"/submissions/{old.pk}/", 302)]
+    assert "daily quota reached: 4 submissions" in html.unescape(resp.content.decode())
     assert Submission.objects.count() == before + 1
 
     # staff are exempt; 0 turns the quota off
@@ -226,6 +229,32 @@ def test_exports_say_what_produced_each_row(client):
     assert all(r["tvm"] == "" for name, r in rows.items() if name != "made")  # baselines have none
 
 
+@pytest.mark.django_db
+def test_the_compile_farm_names_both_machines(broker):
+    """A build job describes the build machine; the measurement job's results carry it under "build"."""
+    import tvm
+
+    from evaluator.harness.protocol import Protocol
+    from portal import farm, provenance
+    from portal.models import Build, Result
+    from portal.submissions import create_submission
+
+    sub = create_submission(make_user("alice"), upload(bundle_zip(RELU_DEFAULT)), enqueue=False)
+    farm.build_backend(sub.pk, BACKEND)  # in this process: the jobs' own functions, the real pipeline
+    farm.measure_backend(sub.pk, BACKEND)
+    relu = Result.objects.select_related("provenance").get(submission=sub, workload=RELU_DEFAULT.workload)
+    assert relu.status == "correct", relu.reason
+    built = Build.objects.select_related("provenance").get(submission=sub, workload=RELU_DEFAULT.workload)
+    made, build_side = relu.provenance.data, built.provenance.data
+    assert made["build"] == build_side and build_side["tvm"] == tvm.__version__
+    assert "compiler" in build_side and "device" not in build_side  # the build machine has no device here
+    assert "compiler" not in made and made["device"]
+    assert made["protocol_digest"] == provenance.protocol_digest(Protocol())
+    assert made["hostname"] == build_side["hostname"] == socket.gethostname()
+    # every result of the job shares the one description (stored once)
+    assert set(Result.objects.filter(submission=sub).values_list("provenance_id", flat=True)) == {relu.provenance_id}
+
+
 # --------------------------------------------------------------------------- cancel stops the running step
 
 
@@ -272,7 +301,7 @@ def test_a_cancel_stops_the_running_step_and_frees_the_worker(workers):
     # the tasks before the spinning one are stored; then its check step runs (and would for 20 s)
     wait_for(lambda: Result.objects.filter(submission_id=sub_id).count() == len(before), timeout=90,
              what="the results before the spinning task", logs=workers.logs)
-    busy = wait_for(lambda: [pid for pid, cpu in _step_cpu(worker.proc.pid).items() if cpu > 2.0], timeout=60,
+    busy = wait_for(lambda: [pid for pid, cpu in _step_cpu(worker.proc.pid).items() if cpu > 3.0], timeout=60,
                     what="the spinning kernel's step", logs=workers.logs)
 
     # meanwhile another upload waits behind the job the worker holds
