@@ -141,7 +141,10 @@ def test_time_limit_stops_tuning_and_keeps_what_was_measured(tuned):
     assert rec.time_limited
     assert rec.measured == tvm_tuned.TRIALS_PER_ITER  # one round, then the limit
     assert rec.canonical_hash == tvm_tuned.canonical_hash(w.canonical_module())
-    assert "T.parallel" in rec.module().script() or "T.vectorized" in rec.module().script()
+    # a schedule the search measured, not the canonical module (which of the round's candidates
+    # measured fastest is up to the clock: on a 1x12x48 matmul a serial one can win)
+    assert tvm_tuned.canonical_hash(rec.module()) != rec.canonical_hash
+    assert "meta_schedule" in rec.module().script()
 
 
 def test_budgets_are_limited():
