@@ -20,7 +20,7 @@ import sys
 
 from evaluator import scoring, suite
 from evaluator.agents.budget import Budget, Meter
-from evaluator.agents.client import ChatClient, NetPolicy
+from evaluator.agents.client import ChatClient, NetPolicy, chat_completions_url
 from evaluator.agents.server import ChatServer, ScriptedModel, search_model
 
 
@@ -57,7 +57,12 @@ def run(args) -> int:
 
     budget = Budget(candidates=args.budget)
     pipe = Pipeline(args.backend)
-    client = ChatClient(args.url, args.model, os.environ.get(args.api_key_env, "") if args.api_key_env else "",
+    try:
+        url = chat_completions_url(args.url)  # the SDKs' base URL or the full one, as the portal takes it
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    client = ChatClient(url, args.model, os.environ.get(args.api_key_env, "") if args.api_key_env else "",
                         policy=NetPolicy(allow_loopback=args.allow_loopback),
                         meter=Meter(budget.max_requests, budget.max_tokens))
     results = []
@@ -87,7 +92,7 @@ def main(argv=None) -> int:
     s.add_argument("--no-search", action="store_true", help="do not serve the search agent (ekb-search)")
     s.add_argument("--api-key-env", help="require 'Authorization: Bearer $VAR'")
     r = sub.add_parser("run", help="evaluate an endpoint on tasks, locally")
-    r.add_argument("url")
+    r.add_argument("url", help="the base URL the OpenAI SDKs take (https://host/v1) or the full chat-completions URL")
     r.add_argument("--model", required=True)
     r.add_argument("--mode", default="layered", choices=["direct", "agent", "layered"])
     r.add_argument("--budget", type=int, default=8, help="measured candidates per task")

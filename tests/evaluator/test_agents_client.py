@@ -7,6 +7,8 @@ The scripted chat server (``evaluator.agents.server``) runs as a real threaded H
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 import pytest
@@ -190,3 +192,12 @@ def test_the_api_key_never_appears_in_errors_or_reprs(server):
     e = fail(client(s.url))
     assert "Authorization: Bearer [redacted]" in e.message  # the server did echo it
     assert KEY not in str(e) and KEY not in repr(e) and KEY not in repr(client(s.url))
+
+
+def test_the_run_command_takes_either_url_form_and_names_another_operation():
+    """`python -m evaluator.agents run` reads an endpoint URL as the portal does: a URL naming
+    another operation of the API is refused before anything is evaluated."""
+    out = subprocess.run([sys.executable, "-m", "evaluator.agents", "run", "https://api.example.com/v1/completions",
+                          "--model", "m"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "ends in /completions, another operation of the API" in out.stderr
