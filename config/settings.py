@@ -170,6 +170,11 @@ EKB_API_ANON_RATE = _rate("EKB_API_ANON_RATE", "")
 EKB_SUBMISSION_RATE = _rate("EKB_SUBMISSION_RATE", "60/hour")
 # How often a running job asks whether its submission was cancelled (portal.evaluation.stop_on_cancel)
 EKB_CANCEL_POLL_S = _number("EKB_CANCEL_POLL_S", 1.0, 0.1, 60.0)
+# Stuck submissions (docs/operations.md#stuck-submissions): no result for this long and no live
+# worker for a backend it waits on, `manage.py reap_stuck` re-queues its jobs, at most
+# EKB_MAX_REQUEUES times, then fails it with the reason.
+EKB_REAP_AFTER_S = _number("EKB_REAP_AFTER_S", 900, 1, 7 * 86400, cast=int)
+EKB_MAX_REQUEUES = _number("EKB_MAX_REQUEUES", 2, 0, 100, cast=int)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

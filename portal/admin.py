@@ -1,6 +1,8 @@
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
+from portal import reaper
 from portal.models import Endpoint, Result, Submission
 from portal.submissions import request_verification
 
@@ -23,13 +25,49 @@ class EndpointInline(admin.StackedInline):
     can_delete = False
 
 
+class StuckFilter(admin.SimpleListFilter):
+    """Queued or running with nothing moved for EKB_REAP_AFTER_S (``reaper.stalled``), whether or
+    not the reaper would act on them yet (a live worker may still be on one)."""
+
+    title = "stuck"
+    parameter_name = "stuck"
+
+    def lookups(self, request, model_admin):
+        return [("yes", f"no progress for {settings.EKB_REAP_AFTER_S} s")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(pk__in=reaper.stalled().values("pk"))
+        return queryset
+
+
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "owner", "kind", "state", "verification", "tasks_done", "tasks_total", "created_at")
-    list_filter = ("state", "kind", "public", "verification")
+    list_display = ("id", "name", "owner", "kind", "state", "verification", "tasks_done", "tasks_total", "requeues",
+                    "progressed_at", "created_at")
+    list_filter = (StuckFilter, "state", "kind", "public", "verification")
     search_fields = ("name", "owner__username", "bundle_sha256")
     inlines = [EndpointInline, ResultInline]
-    actions = ["verify"]
+    actions = ["verify", "requeue", "fail_stuck"]
+
+    @admin.action(description="Re-queue the unfinished jobs (counts as a re-queue)")
+    def requeue(self, request, queryset):
+        for sub in queryset:
+            queued = reaper.requeue(sub) if not sub.is_done else []
+            if queued:
+                self.message_user(request, f"{sub}: re-queued on {', '.join(queued)} (re-queue {sub.requeues})")
+            else:
+                self.message_user(request, f"{sub}: nothing re-queued (ended, or no unfinished backend)",
+                                  messages.WARNING)
+
+    @admin.action(description="Fail with the reason: no worker finished it")
+    def fail_stuck(self, request, queryset):
+        for sub in queryset:
+            reason = reaper.give_up(sub, reaper.pending_backends(sub)) if not sub.is_done else ""
+            if reason:
+                self.message_user(request, f"{sub}: failed: {reason}")
+            else:
+                self.message_user(request, f"{sub}: already ended; left as it is", messages.WARNING)
 
     @admin.action(description="Run the verified evaluation (hidden workloads, secret seeds)")
     def verify(self, request, queryset):

@@ -10,6 +10,9 @@
   backends. Seconds per task are measured: the wall time of the last :data:`RECENT` finished
   submissions of the same kind on that backend over their tasks on it. None without such a
   history, or once the submission has ended.
+* **Waiting for a worker** (``waiting_for``): the backends of an unfinished submission that no
+  live worker serves (``workers.live``), so nothing will take its job there until one starts.
+  Celery mode only: the embedded worker serves every backend.
 
 Reading a queue costs one broker round trip and parsing its messages (at most :data:`SCAN`
 per queue), so the API computes this for one submission at a time (retrieve, create), never
@@ -19,6 +22,7 @@ for a list.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from dataclasses import dataclass
 
@@ -46,6 +50,7 @@ class Whereabouts:
     queue_position: int | None  # jobs ahead of this one (the most over its backends)
     eta_s: int | None  # seconds until it finishes, estimated
     basis: str  # how the estimate was made, in words
+    waiting_for: tuple[str, ...] = ()  # its backends no live worker serves
 
 
 def _job(task: str, args) -> Job | None:
@@ -145,8 +150,37 @@ def _tasks_left(s: dict, taken: bool) -> float:
     return max(0, s["tasks_total"] - (s["tasks_done"] if taken else 0)) / n
 
 
+def served_backends(live: list | None = None) -> set[str]:
+    """The backends some live worker serves (``live``: those workers, else ``workers.live()``)."""
+    return {info.get("name") for w in (workers.live() if live is None else live) for info in w.backends}
+
+
+def waiting_for(sub: Submission, live: list | None = None) -> tuple[str, ...]:
+    """The backends of an unfinished submission that no live worker serves (Celery mode only)."""
+    if sub.is_done or settings.EKB_INPROCESS_WORKER:
+        return ()
+    served = served_backends(live)
+    return tuple(b for b in sub.backends if b not in served)
+
+
+def jobs_waiting(backends: list[str]) -> set[tuple[int, str]] | None:
+    """(submission id, backend) of every public job waiting in line (not taken by a worker) on
+    the queues of ``backends``; None when the queues cannot be read."""
+    queues = _queues(backends)
+    if queues is None:
+        return None
+    waiting, _taken = queues
+    return {(j.submission_id, j.backend) for line in waiting.values() for j in line if j.track == Track.PUBLIC}
+
+
 def whereabouts(sub: Submission) -> Whereabouts:
-    """The queue position and time left of ``sub`` (both None once it has ended)."""
+    """The queue position, time left and backends waiting for a worker of ``sub`` (all empty
+    once it has ended)."""
+    live = [] if sub.is_done else workers.live()
+    return dataclasses.replace(_whereabouts(sub, live), waiting_for=waiting_for(sub, live))
+
+
+def _whereabouts(sub: Submission, live: list) -> Whereabouts:
     if sub.is_done:
         return Whereabouts(None, None, "")
     queues = _queues(sub.backends)
@@ -179,7 +213,7 @@ def whereabouts(sub: Submission) -> Whereabouts:
 
     rates = _seconds_per_task(sub.kind)
     serving: dict[str, int] = {}
-    for w in workers.live():
+    for w in live:
         for info in w.backends:
             serving[info.get("name")] = serving.get(info.get("name"), 0) + 1
     eta, words = 0.0, []

@@ -64,6 +64,10 @@ class Submission(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     verification = models.CharField(max_length=16, choices=Verification.choices, default="", blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
+    # the last time a result landed (or the reaper re-queued it): how the reaper tells a stalled
+    # submission from a slow one (``portal.reaper``)
+    progressed_at = models.DateTimeField(null=True, blank=True)
+    requeues = models.PositiveSmallIntegerField(default=0, help_text="times the reaper re-queued its jobs")
 
     class Meta:
         ordering = ["-created_at"]

@@ -221,6 +221,9 @@ class SubmissionSerializer(serializers.ModelSerializer):
         help_text="estimated seconds until it finishes: measured seconds per task × (tasks ahead ÷ live workers + "
                   "its tasks left); null when ended, in a list, or with no finished submission to measure from")
     eta_basis = serializers.SerializerMethodField(help_text="how the estimate was made, in words")
+    waiting_for = serializers.SerializerMethodField(
+        help_text="its backends no live worker serves: its jobs there wait until a worker of the backend starts "
+                  "(Celery mode; empty when ended, in a list, or every backend is served)")
     results = serializers.SerializerMethodField()
     endpoint = serializers.SerializerMethodField()
     generalisation = serializers.SerializerMethodField()
@@ -229,9 +232,9 @@ class SubmissionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Submission
         fields = ["id", "name", "owner", "description", "kind", "backends", "public", "state", "error",
-                  "bundle_sha256", "progress", "queue_position", "eta_s", "eta_basis", "summary", "created_at",
-                  "started_at", "finished_at", "verification", "verified_at", "generalisation", "endpoint",
-                  "provenance", "results"]
+                  "bundle_sha256", "progress", "queue_position", "eta_s", "eta_basis", "waiting_for", "summary",
+                  "created_at", "started_at", "finished_at", "verification", "verified_at", "generalisation",
+                  "endpoint", "provenance", "results"]
         read_only_fields = fields
 
     def __init__(self, *args, **kwargs):
@@ -256,6 +259,10 @@ class SubmissionSerializer(serializers.ModelSerializer):
     def get_eta_basis(self, s: Submission) -> str:
         w = self._whereabouts(s)
         return w.basis if w else ""
+
+    def get_waiting_for(self, s: Submission) -> list[str]:
+        w = self._whereabouts(s)
+        return list(w.waiting_for) if w else []
 
     @extend_schema_field(ProvenanceSerializer(many=True, allow_null=True))
     def get_provenance(self, s: Submission) -> list[dict] | None:
