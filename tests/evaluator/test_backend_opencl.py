@@ -269,10 +269,12 @@ def test_the_dlight_default_entry_builds_and_runs_correct_with_several_kernels(p
     assert set(r.times) == {"candidate", "tvm-default"}  # no vendor baseline on opencl
     assert "tvm-default" in r.speedup and "vendor" not in r.speedup  # ≈1, not asserted: timing is noisy
     assert r.times["candidate"].median_s > 0 and not r.detail["timing_suspicious"]
-    # the same kernel, so the same batch: tvm-default's first launch compiles its program (the
-    # candidate's was compiled by the correctness runs) and once set its batch to one call
+    # the same kernel, so about the same batch: tvm-default's first launch compiles its program
+    # (the candidate's was compiled by the correctness runs) and once set its batch to one call.
+    # Not equal: kernels are batched alike only when their per-call estimates are within 1.5x,
+    # and on PoCL two estimates of one kernel have come out 9 and 14 calls a sample apart.
     calls = r.detail["timing"]["calls_per_sample"]
-    assert calls["candidate"] == calls["tvm-default"] > 1, calls
+    assert min(calls.values()) > 1 and max(calls.values()) <= 2 * min(calls.values()), calls
 
 
 def test_a_layered_trace_with_bind_runs_correct(pipeline):
