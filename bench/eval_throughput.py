@@ -86,10 +86,13 @@ def per_workload(reports: list[dict]) -> dict[str, dict]:
     for rep in reports:
         for t in rep["tasks"]:
             row = rows.setdefault(t["workload"], {**{k: [] for k in STEPS}, "speedup": [],
-                                                  "status": set(), "phases": {}})
+                                                  "status": set(), **{f"{k}_phases": {} for k in STEPS[:3]}})
             row["status"].add(t["status"])
-            for k, v in t.get("detail", {}).get("timing", {}).get("phases_s", {}).items():
-                row["phases"].setdefault(k, []).append(v)
+            detail = t.get("detail", {})
+            for step, phases in (("build", detail.get("build_split_s")), ("check", detail.get("check_split_s")),
+                                 ("time", detail.get("timing", {}).get("phases_s"))):
+                for k, v in (phases or {}).items():
+                    row[f"{step}_phases"].setdefault(k, []).append(v)
             if "time" in t["steps_s"]:
                 row["vendor_ratio"].append(t["steps_s"].get("vendor_ratio", 0.0))
             for k in STEPS[:3]:
@@ -107,16 +110,19 @@ def per_workload(reports: list[dict]) -> dict[str, dict]:
             "speedups": sp,
             "spread": (max(sp) / min(sp)) if len(sp) > 1 else None,
             "status": sorted(row["status"]),
-            "time_phases_s": {k: statistics.median(v) for k, v in row["phases"].items()},
+            **{f"{k}_phases_s": {p: statistics.median(v) for p, v in row[f"{k}_phases"].items()}
+               for k in STEPS[:3]},
         }
     return out
 
 
-def phase_medians(rows: dict[str, dict]) -> dict[str, float]:
-    """Median over the workloads of each timing phase's seconds (``TimingReport.phases_s``)."""
-    names = [k for r in rows.values() for k in r["time_phases_s"]]
-    return {k: statistics.median(r["time_phases_s"][k] for r in rows.values() if k in r["time_phases_s"])
-            for k in dict.fromkeys(names)}
+def phase_medians(rows: dict[str, dict], step: str = "time") -> dict[str, float]:
+    """Median over the workloads of each phase's seconds in ``step``: the build's lowering and
+    compiling (``build_split_s``), the check's start-up, input sets with their references and
+    correctness runs (``check_split_s``), the timing phases (``TimingReport.phases_s``)."""
+    key = f"{step}_phases_s"
+    names = [k for r in rows.values() for k in r[key]]
+    return {k: statistics.median(r[key][k] for r in rows.values() if k in r[key]) for k in dict.fromkeys(names)}
 
 
 def compare(rev: str, new: dict[str, dict], old: dict[str, dict], old_reports: list[dict]) -> dict:
@@ -175,6 +181,11 @@ def main() -> int:
         "repeats": args.repeats,
         "median_seconds_per_workload": {k: med(f"{k}_s", evaluated) for k in (*STEPS, "total")},
         "time_phases_s": phase_medians(default_rows),
+        "build_phases_s": phase_medians(default_rows, "build"),
+        "check_phases_s": phase_medians(default_rows, "check"),
+        # what a whole sweep pays: the mean, which the slow kernels' tail sets, not the median
+        "mean_seconds_per_workload": {k: statistics.fmean(r[f"{k}_s"] or 0.0 for r in evaluated)
+                                      for k in (*STEPS, "total")} if evaluated else None,
         # the runs' wall clock over their workloads (start-up, references and records included)
         "wall_s_per_workload": statistics.median(r["wall_s"] / max(1, len(r["tasks"])) for r in default_reports),
         "wall_s_per_run": [r["wall_s"] for r in default_reports],
@@ -205,9 +216,10 @@ def main() -> int:
           "## Median seconds per workload (over the suite)", "",
           "| " + " | ".join((*STEPS, "total")) + " |", "|" + "---|" * (len(STEPS) + 1),
           "| " + " | ".join(f"{result['median_seconds_per_workload'][k] or 0:.2f}" for k in (*STEPS, "total")) + " |",
-          "", "## Where the time step goes (median seconds over the workloads)", "",
-          "| " + " | ".join(result["time_phases_s"]) + " |", "|" + "---|" * len(result["time_phases_s"]),
-          "| " + " | ".join(f"{v:.3f}" for v in result["time_phases_s"].values()) + " |", "",
+          "", "Mean over the suite (what a whole sweep pays per workload): "
+          + ", ".join(f"{k} {v:.2f}" for k, v in (result["mean_seconds_per_workload"] or {}).items()) + ".", "",
+          "## Where each step goes (median seconds over the workloads)", "",
+          *[line for step in STEPS[:3] for line in _phase_table(step, result[f"{step}_phases_s"])],
           f"Wall clock per workload (runs over their workloads): {result['wall_s_per_workload']:.2f} s; "
           f"the {public} public workloads at that rate: {result['projection_public_suite_min']:.1f} min on one worker. "
           "Each run's wall clock (the first one times the vendor figures this machine does not know yet): "
@@ -243,6 +255,13 @@ def main() -> int:
     out.with_suffix(".md").write_text("\n".join(md) + "\n")
     print(out.with_suffix(".md").read_text())
     return 0
+
+
+def _phase_table(step: str, phases: dict[str, float]) -> list[str]:
+    if not phases:
+        return []
+    return [f"{step}:", "", "| " + " | ".join(phases) + " |", "|" + "---|" * len(phases),
+            "| " + " | ".join(f"{v:.3f}" for v in phases.values()) + " |", ""]
 
 
 if __name__ == "__main__":

@@ -137,6 +137,7 @@ def main() -> int:
         rows[t["workload"]] = {
             "status": t["status"], "reason": t["reason"], "level": t["level"], "hidden": t["hidden"],
             "eval_s": round(sum(steps.values()), 3), "steps_s": {k: round(v, 3) for k, v in steps.items()},
+            "phases_s": _phases(t.get("detail", {})),
             "median_ms": {k: _ms(v) for k, v in t["times"].items()},
             "speedup_vs_tvm_default": t["speedup"].get("tvm-default"),
             "roofline_fraction": t["roofline_fraction"],
@@ -153,6 +154,13 @@ def main() -> int:
     failed = {w: {"status": r["status"], "reason": r["reason"]}
               for w, r in rows.items() if r["status"] != records.CORRECT}
     eval_s = [r["eval_s"] for r in rows.values()]
+    # where the sweep's seconds went, summed over the workloads (what the wall time is made of)
+    where: dict[str, float] = {}
+    for r in rows.values():
+        for k, v in r["steps_s"].items():
+            where[k] = where.get(k, 0.0) + v
+        for k, v in r.get("phases_s", {}).items():
+            where[k] = where.get(k, 0.0) + v
     per_task = wall / len(chosen)
     result = {
         "benchmark": "suite_sweep",
@@ -169,6 +177,8 @@ def main() -> int:
         "wall_s": round(wall, 1),
         "rule_set_documents_s": round(bundle_s, 1),
         "median_eval_s_per_workload": statistics.median(eval_s),
+        "mean_eval_s_per_workload": statistics.fmean(eval_s),
+        "sum_s": {k: round(v, 1) for k, v in where.items()},
         "projected_full_sweep_s": round(per_task * len(every), 0),
         "correct@1": report["summary"]["correct@1"],
         "summary": report["summary"],
@@ -183,6 +193,16 @@ def main() -> int:
     out.with_suffix(".md").write_text(_markdown(result))
     print(out.with_suffix(".md").read_text())
     return 0 if not failed else 1
+
+
+def _phases(detail: dict) -> dict[str, float]:
+    """A task's seconds inside its steps: ``build.lower`` …, ``check.inputs`` …, ``time.rounds`` …."""
+    out = {}
+    for step, phases in (("build", detail.get("build_split_s")), ("check", detail.get("check_split_s")),
+                         ("time", detail.get("timing", {}).get("phases_s"))):
+        for k, v in (phases or {}).items():
+            out[f"{step}.{k}"] = round(v, 4)
+    return out
 
 
 def _append(path: Path, row: dict) -> None:
@@ -227,6 +247,14 @@ def _markdown(r: dict) -> str:
           f"| {sel['workloads']} | {r['correct@1']:.3f} | {r['wall_s'] / 60:.1f} min "
           f"| {r['median_eval_s_per_workload']:.2f} "
           f"| {r['projected_full_sweep_s'] / 60:.0f} min for {sel['of']} |", ""]
+    if r.get("sum_s"):
+        md += [f"Mean evaluation s / workload: {r['mean_eval_s_per_workload']:.2f}.", "",
+               "## Where the seconds went (summed over the workloads)", "",
+               "| step or phase | seconds | share of the steps |", "|---|---|---|"]
+        steps = sum(v for k, v in r["sum_s"].items() if "." not in k)
+        for k, v in sorted(r["sum_s"].items(), key=lambda kv: (kv[0].split(".")[0], "." in kv[0], -kv[1])):
+            md.append(f"| {'  ' * ('.' in k)}{k} | {v:.1f} | {v / steps:.1%} |")
+        md.append("")
     md += ["## Not correct", ""]
     md += [f"- `{w}`: {f['status']} — {f['reason']}" for w, f in sorted(r["not_correct"].items())] or ["none"]
     md += ["", "## Per workload (median kernel times, ms)", "",

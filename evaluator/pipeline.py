@@ -280,7 +280,10 @@ class Builder:
                     cand.format, "lowering error") if msg.stage == "lower" else "build error"
                 return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage)
             r.detail["ir_chars"] = len(msg.ir)
-            r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s}
+            # the rest of the step: the process's start-up and imports (a session's first build
+            # only), the request and reply, the sandbox's set-up
+            r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s,
+                                         "process": max(0.0, r.steps_s["build"] - msg.lower_s - msg.build_s)}
             try:
                 return Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
                                      registry_calls=lambda: self.backend.registry_calls(w))
@@ -708,8 +711,12 @@ class Pipeline(Builder):
                     if (ready.role or role) != "candidate":
                         raise RuntimeError(f"the {ready.role or role} baseline does not load: {ready.error}")
                     return self._fail(r, records.RUNTIME_ERROR, f"load failed: {ready.error}", step="check")
-            outcome = self._correctness(w, r, cand, deadline)
+            # where the check's seconds go: processes started and kernels loaded, the seeded
+            # input sets and their references, the correctness runs and their comparison
+            split = r.detail["check_split_s"] = {"ready": time.perf_counter() - t0, "inputs": 0.0}
+            outcome = self._correctness(w, r, cand, deadline, split)
             r.steps_s["check"] = time.perf_counter() - t0
+            split["runs"] = r.steps_s["check"] - split["ready"] - split["inputs"]
             if outcome is not None:
                 return outcome
             t0 = time.perf_counter()
@@ -821,12 +828,16 @@ class Pipeline(Builder):
         self._seeded.move_to_end(key)
         return self._seeded[key]
 
-    def _correctness(self, w, r: TaskResult, cand: timing.Server, deadline: float) -> TaskResult | None:
+    def _correctness(self, w, r: TaskResult, cand: timing.Server, deadline: float,
+                     split: dict[str, float]) -> TaskResult | None:
         """The seeded input sets, each run twice on differently poisoned outputs in slot 0, read
-        back from the arena by this process; None when every set is right."""
+        back from the arena by this process; None when every set is right. ``split["inputs"]``
+        gains the seconds spent drawing the sets and computing their references."""
         lim = self.protocol.limits
         for k, seed in enumerate(self.protocol.seeds):
+            t0 = time.perf_counter()
             arrays, reference = self._input_set(w, seed)
+            split["inputs"] += time.perf_counter() - t0
             runs = []
             for run in range(self.protocol.runs_per_seed):
                 try:

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from evaluator import suite
+from evaluator.backends.rpc import is_emulated
 from evaluator.suite import sources
 from evaluator.vocabulary import BackendKind, Baseline, Status, Track
 from leaderboard import catalogue
@@ -226,6 +227,8 @@ def compare_page(request: HttpRequest, pk: int) -> HttpResponse:
             others = {r.workload: r
                       for r in other_sub.results.filter(backend=backend, track=Track.PUBLIC, hidden=False)}
             other_label = other_sub.name
+    # an emulated board's results are real and its times the emulator's: shown nowhere
+    emulated = is_emulated(backend) or any(is_emulated(backend, r.device) for r in mine.values())
     rows = []
     for w in track_tasks(Track.PUBLIC):
         a = mine.get(w.id)
@@ -244,7 +247,10 @@ def compare_page(request: HttpRequest, pk: int) -> HttpResponse:
             default = Baseline.TVM_DEFAULT
             ratio = (a_s[default] / b_s[default]
                      if a_ok and b and b.status == Status.CORRECT and a_s.get(default) and b_s.get(default) else None)
-        rows.append({"workload": w.id, "a_status": a.status if a else Status.MISSING, "a_time": a.time_s if a else None,
+        if emulated:
+            ratio = b_time = None
+        rows.append({"workload": w.id, "a_status": a.status if a else Status.MISSING,
+                     "a_time": a.time_s if a and not emulated else None,
                      "b_status": b_status, "b_time": b_time, "ratio": ratio})
     ratios = sorted((r["ratio"], r["workload"]) for r in rows if r["ratio"])
     summary = {"both": len(ratios), "faster": sum(1 for x, _ in ratios if x > 1),
@@ -255,7 +261,8 @@ def compare_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leaderboard/compare.html", {
         "sub": sub, "other_sub": other_sub, "other_label": other_label, "against": against, "backend": backend,
         "rows": rows, "summary": summary, "errors": errors, "baselines": BASELINES, "candidates": candidates,
-        "plot": plots.ratio_bars([w for _, w in ratios], [x for x, _ in ratios], title),
+        "emulated": emulated, "plot": None if emulated else plots.ratio_bars([w for _, w in ratios],
+                                                                           [x for x, _ in ratios], title),
     })
 
 

@@ -142,13 +142,20 @@ def submission(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+def _managed(request: HttpRequest, pk: int) -> Submission:
+    """A submission the user may cancel or run again (its owner, or staff); 404 for any other,
+    as for one that does not exist."""
+    sub = get_object_or_404(Submission.objects.select_related("owner"), pk=pk)
+    if not sub.visible_to(request.user) or not may_manage(sub, request.user):
+        raise Http404("no such submission")
+    return sub
+
+
 @login_required
 @require_http_methods(["POST"])
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """Owner or staff: stop a queued or running submission (its running step is stopped too)."""
-    sub = get_object_or_404(Submission, pk=pk)
-    if not sub.visible_to(request.user) or not may_manage(sub, request.user):
-        raise Http404("no such submission")
+    sub = _managed(request, pk)
     try:
         cancel_submission(sub)
     except ValidationError as e:
@@ -161,9 +168,7 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
 def rerun(request: HttpRequest, pk: int) -> HttpResponse:
     """Owner or staff: the same bundle or endpoint again, as a new submission of the owner's
     (counted in the owner's daily quota)."""
-    sub = get_object_or_404(Submission.objects.select_related("owner"), pk=pk)
-    if not sub.visible_to(request.user) or not may_manage(sub, request.user):
-        raise Http404("no such submission")
+    sub = _managed(request, pk)
     over = quotas.over_quota(sub.owner, actor=request.user)
     if over is not None:
         messages.error(request, over.message)

@@ -226,6 +226,32 @@ def fresh_throttle_cache():
     cache.clear()
 
 
+@pytest.fixture
+def chat_server():
+    """``chat_server(tasks, default=None, key="")``: a scripted chat server on loopback
+    (:class:`~evaluator.agents.server.ScriptedModel` transcripts by workload glob, ``default``
+    for any other prompt), requiring ``key``; every one started is stopped after the test."""
+    from evaluator.agents.server import ChatServer, ScriptedModel
+
+    servers = []
+
+    def start(tasks: dict | None = None, default: list | None = None, key: str = ""):
+        s = ChatServer([ScriptedModel({"tasks": tasks or {}, "default": default or []})], api_key=key).start()
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.stop()
+
+
+@pytest.fixture
+def loopback(settings):
+    """Endpoints on loopback allowed (the test's own chat servers)."""
+    settings.EKB_ENDPOINT_ALLOW_LOOPBACK = True
+    return settings
+
+
 # --------------------------------------------------------------------------- the broker
 
 

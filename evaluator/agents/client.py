@@ -12,6 +12,9 @@ the OpenAI SDKs take (``https://host/v1``), once, when an endpoint is submitted.
   5xx; ``Retry-After`` honoured up to the cap); none for what will not (auth refused, other 4xx,
   refused address, malformed reply).
 * Every attempt is taken from the submission's :class:`~evaluator.agents.budget.Meter` first.
+* :meth:`ChatClient.send`: a call's first attempt on its way from a thread while the caller
+  measures an earlier candidate; only the HTTP wait leaves the caller's thread (the meter, a
+  database row in the portal, is charged and credited in it, never in the sending one).
 * :meth:`ChatClient.check`: one bounded, unmetered 1-token call through the same guard, at
   submission, that says whether the URL answers as a chat-completions endpoint.
 * Failures are :class:`EndpointError` with a ``kind`` from :data:`KINDS` and a message in words;
@@ -27,6 +30,7 @@ import random
 import socket
 import ssl
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
@@ -180,25 +184,48 @@ class ChatClient:
     # --- one call with retries -----------------------------------------------------------
     def complete(self, messages: list[dict], *, temperature: float = 0.2, max_tokens: int = 4096,
                  seed: int | None = None) -> Reply:
+        payload, prompt_chars = self._payload(messages, temperature, max_tokens, seed)
+        return self._complete(payload, prompt_chars, time.monotonic())
+
+    def send(self, messages: list[dict], *, temperature: float = 0.2, max_tokens: int = 4096,
+             seed: int | None = None) -> "InFlight":
+        """As :meth:`complete`, with its first attempt sent now from a thread: :meth:`InFlight.reply`
+        waits for it and goes on (retries, parsing, tokens) in the caller's thread."""
+        payload, prompt_chars = self._payload(messages, temperature, max_tokens, seed)
+        t0 = time.monotonic()
+        try:
+            self._charge(0)
+        except EndpointError as e:
+            return InFlight(self, payload, prompt_chars, t0, error=e)
+        return InFlight(self, payload, prompt_chars, t0, sent=_SENDER.submit(self._post, payload))
+
+    def _payload(self, messages: list[dict], temperature: float, max_tokens: int,
+                 seed: int | None) -> tuple[bytes, int]:
         body = {"model": self.model, "messages": messages, "temperature": temperature,
                 "max_tokens": max_tokens}
         if seed is not None:
             body["seed"] = seed
-        payload = json.dumps(body).encode()
-        prompt_chars = sum(len(m.get("content", "")) for m in messages)
+        return json.dumps(body).encode(), sum(len(m.get("content", "")) for m in messages)
+
+    def _charge(self, attempts: int) -> None:
+        """One attempt taken from the meter (the submission's budget), or the error that ends the call."""
+        if self.meter is not None:
+            try:
+                self.meter.take_request()
+            except BudgetExhausted as e:
+                raise EndpointError(BUDGET_EXHAUSTED, str(e).removeprefix("budget exhausted: "),
+                                    attempts) from None
+
+    def _complete(self, payload: bytes, prompt_chars: int, t0: float, sent: Future | None = None) -> Reply:
+        """The attempts of one call; ``sent``: the first one, already charged and on its way."""
         attempts = 0
-        t0 = time.monotonic()
         last: EndpointError | None = None
         for attempt in range(self.policy.retries + 1):
-            if self.meter is not None:
-                try:
-                    self.meter.take_request()
-                except BudgetExhausted as e:
-                    raise EndpointError(BUDGET_EXHAUSTED, str(e).removeprefix("budget exhausted: "),
-                                        attempts) from None
+            if attempt > 0 or sent is None:
+                self._charge(attempts)
             attempts += 1
             try:
-                status, headers, raw = self._post(payload)
+                status, headers, raw = sent.result() if attempt == 0 and sent is not None else self._post(payload)
             except EndpointError as e:
                 e.attempts = attempts
                 if e.kind not in (UNREACHABLE, TIMEOUT):
@@ -392,6 +419,29 @@ class ChatClient:
         return Reply(content, usage, latency, attempts, model=str(doc.get("model", ""))[:200],
                      finish_reason=str(choices[0].get("finish_reason") or "")[:40],
                      usage_estimated=estimated)
+
+
+# Threads that only wait on an endpoint's HTTP reply (no database, no measurement): a few, since
+# one task has at most one request ahead of the candidate being measured.
+_SENDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ekb-endpoint-send")
+
+
+@dataclass
+class InFlight:
+    """A call whose first attempt :meth:`ChatClient.send` sent (or could not send: ``error``)."""
+
+    client: ChatClient
+    payload: bytes
+    prompt_chars: int
+    t0: float
+    sent: Future | None = None
+    error: EndpointError | None = None
+
+    def reply(self) -> Reply:
+        """The reply, as :meth:`ChatClient.complete` returns it (or its :class:`EndpointError`)."""
+        if self.error is not None:
+            raise self.error
+        return self.client._complete(self.payload, self.prompt_chars, self.t0, self.sent)  # noqa: SLF001
 
 
 def _connection(target: netguard.Target, address: str, timeout: float) -> http.client.HTTPConnection:

@@ -27,7 +27,7 @@ from typing import Callable
 from evaluator import records
 from evaluator.agents import extract
 from evaluator.agents.budget import Budget
-from evaluator.agents.client import ChatClient, EndpointError
+from evaluator.agents.client import ChatClient, EndpointError, InFlight
 from evaluator.agents.prompts import PromptSet
 from evaluator.agents.trace import Turn
 from evaluator.ir.layered_trace import LAYERS
@@ -92,10 +92,13 @@ class _Run:
         return self.measured < self.budget.candidates
 
     # --- one model call ----------------------------------------------------------------------
-    def call(self, messages: list[dict], turn: Turn, seed: int | None = None) -> str | None:
+    def call(self, messages: list[dict], turn: Turn, seed: int | None = None,
+             sent: InFlight | None = None) -> str | None:
+        """The model's reply (``sent``: to the request :meth:`send` sent ahead), or None once the
+        endpoint failed (recorded on ``turn``)."""
         try:
-            reply = self.client.complete(messages, temperature=self.budget.temperature,
-                                         max_tokens=self.budget.max_reply_tokens, seed=seed)
+            reply = sent.reply() if sent is not None else self.client.complete(
+                messages, temperature=self.budget.temperature, max_tokens=self.budget.max_reply_tokens, seed=seed)
         except EndpointError as e:
             self.requests += max(1, e.attempts)
             self.error = e
@@ -108,6 +111,17 @@ class _Run:
         turn.request = {"latency_s": round(reply.latency_s, 3), "attempts": reply.attempts,
                         "tokens": reply.usage.get("total_tokens", 0)}
         return reply.content
+
+    def send(self, messages: list[dict], seed: int | None = None) -> InFlight:
+        """The next request on its way while this thread measures (direct mode's samples do not
+        depend on each other); :meth:`call` with ``sent`` takes its reply."""
+        return self.client.send(messages, temperature=self.budget.temperature,
+                                max_tokens=self.budget.max_reply_tokens, seed=seed)
+
+    def drop(self, sent: InFlight | None) -> None:
+        """A request sent ahead that the loop did not use: it was taken from the budget, so it counts."""
+        if sent is not None and sent.error is None:
+            self.requests += 1
 
     def measure(self, turn: Turn, cand: Candidate) -> TaskResult:
         self.measured += 1
@@ -193,14 +207,18 @@ def _first_prompt(messages: list[dict]) -> str:
 def _direct(run: _Run, base: TaskResult, messages: list[dict]) -> TaskResult:
     samples = []
     first: TaskResult | None = None
+    ahead: InFlight | None = None  # the next sample's request, sent while this one is measured
     for i in range(run.budget.candidates):
         if not run.can_call():
             break
         turn = run.new_turn(change=f"sample {i + 1} of {run.budget.candidates}")
         turn.prompt = _first_prompt(messages) if i == 0 else f"(the same prompt; seed {i})"
-        text = run.call(messages, turn, seed=i)
+        text = run.call(messages, turn, seed=i, sent=ahead)
+        ahead = None
         if text is None:
             break
+        if i + 1 < run.budget.candidates and run.can_call():
+            ahead = run.send(messages, seed=i + 1)
         try:
             k = extract.kernel(text)
         except extract.NoKernel as e:
@@ -215,6 +233,7 @@ def _direct(run: _Run, base: TaskResult, messages: list[dict]) -> TaskResult:
         if i == 0:
             turn.best = True
         run.finish_turn(turn)
+    run.drop(ahead)
     result = first if first is not None else base
     if first is None:
         result.reason = (f"endpoint {run.error}" if run.error and not samples else

@@ -62,6 +62,11 @@ class Protocol:
     # fast kernel could finish in half a second, so one short burst of machine noise could set a
     # whole run's speedup (a batch-matmul once read 1.21x against 2.08x in its other runs).
     min_rounds: int = 30
+    # ... or as many as fill this much of the timed phase at the pace the trusted kernels were
+    # calibrated at, whichever is fewer (never under ``min_rounds_slow``): what guards against a
+    # burst is the span the rounds cover, and 30 rounds of a 100 ms kernel and its baseline
+    # spend 6 s where a second of 5 rounds already outlasts any burst seen here.
+    min_span_s: float = 1.0
     max_rounds: int = 400
     rse_target: float = 0.01  # a kernel timed alone stops once its relative std. error is under this
     # After ``min_rounds``, timing stops once every speedup's interval is settled: no Fast@p

@@ -44,7 +44,7 @@ POOL_EXTRA = 1 << 14  # elements (rows for permutations) beyond a tensor's size:
 # inputs (the suite's ``Tensor.init``) drawn as whole rows: what holds of a row holds of a window
 ROW_INITS = ("permutation", "distinct", "quantizable")
 CHECK_SLOTS = 2  # outputs read back per checked round: one at random and the batch's last call
-FORCED_CHECKS = 2  # checked rounds among the first ``min_rounds``, chosen at random
+FORCED_CHECKS = 2  # checked rounds among the first ``min_rounds()``, chosen at random
 CHECK_PROBABILITY = 0.05  # each later round
 
 
@@ -266,6 +266,20 @@ def settled(samples: dict[str, list[float]], proto, elapsed_s: float = 0.0, agai
 
 # --- the timed phase ---------------------------------------------------------------------------
 
+def min_rounds(proto, sample_s: dict[str, float]) -> int:
+    """The rounds timing runs before it may stop: ``min_rounds``, or as many as cover
+    ``min_span_s`` at the calibrated pace if that is fewer, and never under ``min_rounds_slow``
+    (nor over ``min_rounds``). ``sample_s``: each kernel's calibrated seconds per sample. The
+    pace is the trusted kernels' (the baselines'; the candidate's only when it is timed alone):
+    a candidate slow while calibrated and fast afterwards would otherwise buy itself fewer
+    rounds. A round also costs the candidate's sample and the round trips, so the rounds run
+    at least this long."""
+    trusted = [s for n, s in sample_s.items() if n != "candidate"] or list(sample_s.values())
+    pace = sum(trusted)
+    span_rounds = math.ceil(proto.min_span_s / pace) if pace > 0 else proto.min_rounds
+    return min(proto.min_rounds, max(proto.min_rounds_slow, span_rounds))
+
+
 @dataclass
 class Snapshot:
     """One checked call: what the parent wrote and what it read back at ``done``."""
@@ -371,12 +385,16 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
     # calibration starts at about the right batch instead of doubling up from one call. At least
     # three calls: a first call that compiles (PoCL builds a kernel's program at its first
     # launch, and nothing but the candidate is called before timing) outlasts the warm-up, and
-    # alone it set tvm-default's batch to one call, read 2x slower than itself on opencl.
+    # alone it set tvm-default's batch to one call, read 2x slower than itself on opencl. A
+    # second call that fills a sample alone settles the batch at one call without a third (a
+    # 300 ms kernel's third call was a second of warm-up for the pair).
     per_call: dict[str, float] = {}
     for name in names:
         t_end = time.perf_counter() + proto.warmup_s
         warm = [sample(servers[name], 1)[0]]
         while time.perf_counter() < t_end or len(warm) < 3:
+            if len(warm) == 2 and net(warm[1]) >= proto.min_sample_s:
+                break
             warm.append(sample(servers[name], 1)[0])
         per_call[name] = statistics.median(net(dt) for dt in warm[len(warm) // 2:])
     lap("warm_up")
@@ -404,17 +422,17 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
                             min(servers[k].arena.layout.slots for k in peers), proto.max_number)
 
     lap("calibrate")
+    least = min_rounds(proto, {n: numbers[n] * per_call[n] for n in names})
     samples: dict[str, list[float]] = {n: [] for n in names}
     child: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
     copies: dict[str, list[float]] = {n: [] for n in names}
-    checked_rounds = set(rng.choice(proto.min_rounds, size=min(FORCED_CHECKS, proto.min_rounds),
-                                    replace=False).tolist())
+    checked_rounds = set(rng.choice(least, size=min(FORCED_CHECKS, least), replace=False).tolist())
     snapshots: list[Snapshot] = []
     changed: list[tuple[int, int]] = []
     start = time.perf_counter()
     rounds = 0
     while rounds < proto.max_rounds:
-        check = rounds in checked_rounds or (rounds >= proto.min_rounds and rng.random() < CHECK_PROBABILITY)
+        check = rounds in checked_rounds or (rounds >= least and rng.random() < CHECK_PROBABILITY)
         pending: list[tuple[Server, Snapshot]] = []
         # a fresh random order each round: every kernel follows every other equally often (a
         # fixed rotation put the candidate after the vendor call in two rounds of three, and the
@@ -439,7 +457,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
         elapsed = time.perf_counter() - start
         if rounds >= proto.min_rounds_slow and elapsed > proto.max_timing_s:
             break
-        if rounds >= proto.min_rounds and (elapsed > proto.time_budget_s or settled(samples, proto, elapsed, against)):
+        if rounds >= least and (elapsed > proto.time_budget_s or settled(samples, proto, elapsed, against)):
             break
     wall = time.perf_counter() - start
     lap("rounds")

@@ -5,6 +5,8 @@ candidate. Each test checks the result that counts and the trace that records ev
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,42 @@ def test_auth_refused(endpoint, pipeline):
     err = r.detail["endpoint"]["error"]
     assert err["kind"] == "auth_refused" and err["fatal"]
     assert "sk-wrong" not in json.dumps(r.to_json())
+
+
+def test_direct_mode_sends_the_next_sample_while_measuring_and_meters_in_its_own_thread(endpoint, pipeline):
+    """Direct mode's samples do not depend on each other: sample 2's request is on its way while
+    sample 1 is measured. Only the HTTP wait leaves the task's thread; the meter (a database row
+    in the portal) is charged and credited in it, never in the sending thread."""
+    class ThreadMeter(Meter):
+        def __init__(self):
+            super().__init__(100, 10**7)
+            self.threads = set()
+
+        def take_request(self):
+            self.threads.add(threading.current_thread().name)
+            super().take_request()
+
+        def add_tokens(self, n):
+            self.threads.add(threading.current_thread().name)
+            super().add_tokens(n)
+
+    server = endpoint([GOOD, GOOD, GOOD])
+    w = suite.get_workload(WID)
+    meter = ThreadMeter()
+    client = ChatClient(server.url, "scripted", policy=NetPolicy(allow_loopback=True), meter=meter)
+    measured = []
+
+    def evaluate(c):
+        started = time.time()
+        r = pipeline.evaluate(w, c)
+        measured.append((started, time.time()))
+        return r
+
+    r = run_task(w, "direct", client, evaluate, Budget(candidates=3), pipeline.info)
+    assert r.status == records.CORRECT and r.detail["endpoint"]["k"] == 3
+    arrived = [q["at"] for q in server.requests]
+    assert len(arrived) == 3 and len(measured) == 3
+    for i in (1, 2):  # sample i+1's request reached the model before sample i's measurement ended
+        assert measured[i - 1][0] - 1.0 < arrived[i] < measured[i - 1][1], (arrived, measured)
+    assert meter.threads == {threading.current_thread().name}
+    assert meter.requests == 3 and r.detail["endpoint"]["requests"] == 3

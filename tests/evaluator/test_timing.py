@@ -11,6 +11,7 @@ from evaluator.harness.timing import (
     PLACEMENT_UNCERTAINTY,
     clock_agreement,
     median_ci,
+    min_rounds,
     paired_ratios,
     settled,
 )
@@ -108,3 +109,26 @@ def test_the_vendor_figure_settles_once_tight_whatever_threshold_is_inside():
     assert settled(figure, proto, elapsed_s=0.1, against="tvm-default")
     loose = {"tvm-default": _rounds(1.0, 0.8)["candidate"], "vendor": _rounds(1.0, 0.8)["tvm-default"]}
     assert not settled(loose, proto, elapsed_s=proto.time_budget_s, against="tvm-default")
+
+
+def test_slow_kernels_need_only_the_rounds_that_span_the_minimum():
+    proto = Protocol()
+    # fast kernels (5 ms samples): 30 rounds are 0.3 s, under the span: all 30
+    assert min_rounds(proto, {"candidate": 5e-3, "tvm-default": 5e-3}) == proto.min_rounds
+    # a 200 ms baseline: 5 rounds already span a second
+    assert min_rounds(proto, {"candidate": 0.2, "tvm-default": 0.2}) == proto.min_rounds_slow
+    # the rounds that fill the span at the baseline's pace alone: a 50 ms baseline, 20
+    assert min_rounds(proto, {"candidate": 0.02, "tvm-default": 0.05}) == 20
+    # never under min_rounds_slow, never over min_rounds
+    assert min_rounds(proto, {"candidate": 9.0, "tvm-default": 9.0}) == proto.min_rounds_slow
+    assert min_rounds(Protocol(min_rounds=3), {"candidate": 1.0, "tvm-default": 1.0}) == 3
+
+
+def test_a_candidate_slow_while_calibrated_does_not_buy_fewer_rounds():
+    proto = Protocol()
+    # the pace is the baselines': a candidate that made itself look like a 1 s kernel while
+    # calibrated still gets the rounds its fast baseline needs
+    assert min_rounds(proto, {"candidate": 1.0, "tvm-default": 5e-3}) == proto.min_rounds
+    assert min_rounds(proto, {"candidate": 1.0, "tvm-default": 5e-3, "vendor": 5e-3}) == proto.min_rounds
+    # timed alone, its own pace is all there is
+    assert min_rounds(proto, {"candidate": 0.5}) == proto.min_rounds_slow

@@ -653,6 +653,26 @@ def test_submission_page_breakdowns_failures_and_comparison(client):
                                          {"against": seeded.subs["private"].pk}).content.decode()
 
 
+
+def test_an_emulated_boards_compare_page_shows_no_time_and_no_ratio(client):
+    """Its results are real, its times the emulator's: the page says so and compares nothing."""
+    from evaluator.backends import rpc
+    from portal.models import Result
+
+    owner = make_user("emu")
+    sub = make_submission(owner, "on-qemu", backends=("rpc:qemu-a64",))
+    for w in _tasks()[:3]:
+        add_result(sub, w, "correct", 3.0, backend="rpc:qemu-a64")
+    Result.objects.filter(submission=sub).update(device=rpc.emulated_device("aarch64"))
+    page = client.get(f"/submissions/{sub.pk}/compare/", {"backend": "rpc:qemu-a64"}).content.decode()
+    assert "times emulated" in page and "<strong>0</strong> tasks compared" in page
+    assert "<td>3.00</td>" not in page and "<td>1.000</td>" not in page  # neither the ratio nor the time
+    # the same results on a board that is not emulated are compared
+    Result.objects.filter(submission=sub).update(device="a real board")
+    page = client.get(f"/submissions/{sub.pk}/compare/", {"backend": "rpc:qemu-a64"}).content.decode()
+    assert "times emulated" not in page and "<strong>3</strong> tasks compared" in page
+    assert "<td>3.00</td>" in page and "<td>1.000</td>" in page
+
 def test_failure_reasons_group_alike_failures():
     from portal.views import failure_groups
 

@@ -27,26 +27,9 @@ def layer(name, steps, advance=True):
 
 
 @pytest.fixture
-def chat():
-    """A scripted chat server on loopback requiring KEY; ``chat(steps_by_glob)`` starts one."""
-    from evaluator.agents.server import ChatServer, ScriptedModel
-
-    servers = []
-
-    def start(tasks: dict, key: str = KEY):
-        s = ChatServer([ScriptedModel({"tasks": tasks})], api_key=key).start()
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.stop()
-
-
-@pytest.fixture
-def loopback(settings):
-    settings.EKB_ENDPOINT_ALLOW_LOOPBACK = True
-    return settings
+def chat(chat_server):
+    """``chat(steps_by_glob)``: a scripted chat server on loopback requiring KEY."""
+    return lambda tasks, key=KEY: chat_server(tasks, key=key)
 
 
 def payload(url, **kw):

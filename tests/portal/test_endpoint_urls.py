@@ -27,27 +27,9 @@ CALLED = "https://api.example.com/v1/chat/completions"
 
 
 @pytest.fixture
-def chat():
-    """``chat(default_steps)``: a scripted chat server on loopback requiring KEY."""
-    from evaluator.agents.server import ChatServer, ScriptedModel
-
-    servers = []
-
-    def start(default=None, tasks=None):
-        s = ChatServer([ScriptedModel({"tasks": tasks or {WID: [GOOD]}, "default": default or []})],
-                       api_key=KEY).start()
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.stop()
-
-
-@pytest.fixture
-def loopback(settings):
-    settings.EKB_ENDPOINT_ALLOW_LOOPBACK = True
-    return settings
+def chat(chat_server):
+    """``chat(default=steps, tasks=...)``: a scripted chat server requiring KEY (WID answered GOOD)."""
+    return lambda default=None, tasks=None: chat_server(tasks or {WID: [GOOD]}, default, key=KEY)
 
 
 def payload(url, **kw):
