@@ -8,7 +8,7 @@ from evaluator import suite
 from evaluator.vocabulary import Baseline
 from leaderboard import aggregates
 from leaderboard.models import BoardEntry
-from leaderboard.ranking import BASELINES, NO_GENERALISATION
+from leaderboard.ranking import BASELINES, NO_GENERALISATION, BoardQuery, board
 from leaderboard.slices import Slice
 from portal import signals
 from portal.models import Result, Submission
@@ -46,7 +46,18 @@ def board_summaries(sender, submission: Submission, **_) -> list[dict]:
         g["parts"].sort(key=lambda p: (p["kind"] != "level", p["value"]))
     groups = [g for g in out.values() if g["all"] is not None]
     _attach_generalisation(submission, groups)
+    for g in groups:
+        g["rank"], g["ranked"] = _rank(submission, g["board"], g["track"])
     return groups
+
+
+def _rank(submission: Submission, b, track: str) -> tuple[int | None, int]:
+    """The submission's place on the whole board's default view (the page's and the API's
+    ranking function), and how many rows it ranks; None where it has no row there (private, or
+    not finished)."""
+    rows = board(query=BoardQuery(backend=b.backend, device=b.device, track=track)).rows
+    mine = next((r.rank for r in rows if r.kind == "submission" and r.submission_id == submission.pk), None)
+    return mine, len(rows)
 
 
 def _attach_generalisation(sub: Submission, groups: list[dict]) -> None:

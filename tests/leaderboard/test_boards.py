@@ -635,8 +635,11 @@ def test_submission_page_breakdowns_failures_and_comparison(client):
     seeded = seed_leaderboard()
     beta = seeded.subs["beta"]
     body = html.unescape(client.get(f"/submissions/{beta.pk}/").content.decode())
-    row = {x.name: x for x in board(BACKEND).rows}["beta"]
+    rows = board(BACKEND).rows
+    row = {x.name: x for x in rows}["beta"]
     assert f"Summary on {BACKEND}" in re.sub(r"<[^>]+>", "", body)
+    # its place on the board, as the ranking function gives it
+    assert f"Rank <strong>{row.rank}</strong> of {len(rows)}" in body and row.rank > 1
     assert f"<td>{row.summary['correct@1']:.3f}</td>" in body
     assert "level L3" in body and "domain vision" in body
     assert "Failures: 3 wrong_result" in body
