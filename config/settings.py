@@ -125,8 +125,10 @@ TEMPLATES = [{
     ]},
 }]
 
+# Health checks: a kept connection the server dropped (a restart, pg_terminate_backend) is
+# replaced when next used, not handed to a request or a job (docs/operations.md#load-and-faults).
 DATABASES = {"default": dj_database_url.config(
-    default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}", conn_max_age=60)}
+    default=f"sqlite:///{VAR_DIR / 'portal.sqlite3'}", conn_max_age=60, conn_health_checks=True)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -224,6 +226,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "eval.cpu-llvm"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sending a job waits out a broker restart (about 20 s) rather than failing the upload that
+# queued it (the default gives up after under a second)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 12, "interval_start": 0.2, "interval_step": 0.5,
+                                    "interval_max": 2.0}
 # An unacknowledged job is redelivered after this many seconds (Redis transport). It must be
 # longer than the longest job; tests shorten it to exercise a killed worker.
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -27,7 +27,7 @@ import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 
 from evaluator import records, suite
@@ -104,7 +104,7 @@ def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = ""
                                budget: dict | None = None, prompt_version: str = CURRENT,
                                tasks: list[str] | None = None, name: str = "", description: str = "",
                                public: bool = True, backends: list[str] | None = None,
-                               enqueue: bool = True, probe: bool = False) -> Submission:
+                               enqueue: bool = True, probe: bool = False, idempotency_key: str = "") -> Submission:
     """A new endpoint submission; ``url`` in either form, stored as the URL to call. ``probe``:
     call it first (:func:`check_endpoint`, after every other check passed); the outcome is on the
     returned submission as ``endpoint_check`` (None without a probe), for the answer — not stored."""
@@ -120,7 +120,8 @@ def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = ""
     with transaction.atomic():
         sub = Submission.objects.create(
             owner=owner, kind=Submission.Kind.ENDPOINT, name=(name or f"{model} ({mode})")[:64],
-            description=description, public=public, backends=chosen, tasks_total=n_tasks * len(chosen))
+            description=description, public=public, backends=chosen, tasks_total=n_tasks * len(chosen),
+            idempotency_key=idempotency_key)
         ep = Endpoint(submission=sub, url=called, model=model, mode=mode, budget=b.to_json(),
                       prompt_version=prompt_version, tasks=globs)
         ep.set_api_key(api_key)
@@ -222,8 +223,8 @@ def evaluate_endpoint(sub: Submission, backend: str, pipe, done: set[str], store
                 _scrub(r, key)
                 if store(sub, r) and count_progress:
                     Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
-        except Stopped:  # cancelled while a task ran (``evaluation.stop_on_cancel``): no key in it
-            raise
+        except (Stopped, OperationalError, InterfaceError):  # a cancel, or a dropped database
+            raise  # connection (the job is retried); neither carries the key
         except Exception as e:  # noqa: BLE001 - re-raised without the key in its message
             raise RuntimeError(redact(f"{type(e).__name__}: {e}", key)) from None
     return fatal

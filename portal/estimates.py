@@ -173,6 +173,17 @@ def jobs_waiting(backends: list[str]) -> set[tuple[int, str]] | None:
     return {(j.submission_id, j.backend) for line in waiting.values() for j in line if j.track == Track.PUBLIC}
 
 
+def jobs_anywhere(backends: list[str]) -> set[tuple[int, str]] | None:
+    """(submission id, backend) of every public job in line or held by a worker on the queues of
+    ``backends``; None when the queues cannot be read. A queued submission with none has lost
+    its job (sent while the broker was down, or the web process died before sending it)."""
+    queues = _queues(backends)
+    if queues is None:
+        return None
+    return {(j.submission_id, j.backend) for part in queues for line in part.values() for j in line
+            if j.track == Track.PUBLIC}
+
+
 def whereabouts(sub: Submission) -> Whereabouts:
     """The queue position, time left and backends waiting for a worker of ``sub`` (all empty
     once it has ended)."""

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 
 from evaluator import scoring
@@ -27,10 +27,14 @@ from evaluator.vocabulary import Baseline
 from portal import endpoints, provenance
 from portal.models import Blob, Provenance, Result, Submission
 from portal.secretfiles import stored_secret
-from portal.signals import peak_measured, result_landed
+from portal.signals import peak_measured, result_landed, results_landed
 from portal.tracks import track_tasks
 
 log = logging.getLogger(__name__)
+
+# A dropped database connection (a server restart, pg_terminate_backend): the job raises it and
+# is retried (``portal.tasks``), skipping what is stored; the submission is never failed for it.
+TRANSIENT = (OperationalError, InterfaceError)
 
 
 def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, announce: bool = True,
@@ -134,6 +138,7 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
                 _announce_peak(pipe)
                 done = set(Result.objects.filter(submission=sub, backend=backend, track=Result.PUBLIC)
                            .values_list("workload", flat=True))
+                announce_stored(sub, backend, Result.PUBLIC, done)
                 with pipe.session():  # the model's candidates for this submission share a build process
                     fatal = endpoints.evaluate_endpoint(
                         sub, backend, pipe, done, lambda s, r: store(s, r, device=pipe.info.device, made_by=prov))
@@ -144,6 +149,8 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
                 _run(sub, backend, Result.PUBLIC, track_tasks(Result.PUBLIC), pipe, prov)
     except (_Cancelled, Stopped):  # cancelled: the task it was on has no result
         return
+    except TRANSIENT:
+        raise
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("evaluation of submission %s on %s failed", submission_id, backend)
         sub.fail(exc)
@@ -177,11 +184,21 @@ def stored_bundle(sub: Submission):
         return load_bundle(str(path))
 
 
+def announce_stored(sub: Submission, backend: str, track: str, done: set[str]) -> None:
+    """A redelivered or retried job announces the results an earlier delivery stored: that one
+    may have died (or lost its database) between storing a result and announcing it, and the
+    boards' refresh is idempotent."""
+    if done:
+        results_landed.send(sender=Result, results=Result.objects.filter(submission=sub, backend=backend,
+                                                                         track=track))
+
+
 def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline, prov: str) -> None:
     bundle = stored_bundle(sub)
     _announce_peak(pipe)
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                .values_list("workload", flat=True))
+    announce_stored(sub, backend, track, done)
     with pipe.session():  # this submission's builds share one build process, no one else's
         for w in workloads:
             if w.id in done:
@@ -217,6 +234,8 @@ def _verify_backend(submission_id: int, backend: str) -> None:
             _run(sub, backend, Result.VERIFIED, track_tasks(Result.VERIFIED), pipe, prov)
     except _Cancelled:
         return
+    except TRANSIENT:
+        raise
     except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
         log.exception("verified evaluation of submission %s on %s failed", submission_id, backend)
         sub.fail_verification()

@@ -95,6 +95,8 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
                     pass
     except Stopped:  # cancelled while a task was built: the task has no Build
         return
+    except evaluation.TRANSIENT:  # retried (portal.tasks): the next delivery skips what is built
+        raise
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("building submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)
@@ -137,6 +139,8 @@ def measure_backend(submission_id: int, backend: str, track: str = Result.PUBLIC
                     Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
     except Stopped:  # cancelled while a task was measured: the task has no result
         return
+    except evaluation.TRANSIENT:  # retried (portal.tasks): the next delivery skips what is stored
+        raise
     except Exception as exc:  # noqa: BLE001
         log.exception("measuring submission %s on %s failed", submission_id, backend)
         evaluation.fail(sub, track, exc)
@@ -150,6 +154,8 @@ def land_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) -
     results = Result.objects.filter(submission_id=submission_id, backend=backend, track=track)
     try:
         results_landed.send(sender=Result, results=results)
+    except evaluation.TRANSIENT:  # retried (portal.tasks): the refresh is idempotent
+        raise
     except Exception:  # noqa: BLE001 - the results are stored; `manage.py rebuild_boards` catches up
         log.exception("refreshing the boards after submission %s on %s failed", submission_id, backend)
     evaluation.finish_track(submission_id, track)

@@ -142,7 +142,9 @@ def reap(now: datetime | None = None) -> ReapReport:
     served = estimates.served_backends(live_workers(now))
     hung_after = settings.EKB_REAP_AFTER_S + settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
     candidates = list(stalled(now)[:BATCH])
-    waiting = estimates.jobs_waiting(sorted({b for s in candidates for b in s.backends})) if candidates else set()
+    backends = sorted({b for s in candidates for b in s.backends})
+    waiting = estimates.jobs_waiting(backends) if candidates else set()
+    anywhere = estimates.jobs_anywhere(backends) if candidates else set()
     reaped, spared = [], []
     for sub in candidates:
         pending = pending_backends(sub)
@@ -156,11 +158,14 @@ def reap(now: datetime | None = None) -> ReapReport:
             continue
         unserved = [b for b in pending if b not in served]
         hung = (now - sub.last_moved).total_seconds() > hung_after
-        if not unserved and not hung:
+        # queued, yet its job is neither in line nor held by a worker: nothing will ever run it
+        lost = [b for b in pending if sub.state == Submission.State.QUEUED and anywhere is not None
+                and (sub.pk, b) not in anywhere]
+        if not unserved and not hung and not lost:
             spared.append((sub.pk, f"a live worker serves {', '.join(pending)}"))
             continue
         # a served backend's job is the live worker's (or the broker's to redeliver), unless hung
-        targets = pending if hung else unserved
+        targets = pending if hung else sorted(set(unserved) | set(lost), key=pending.index)
         if sub.requeues >= settings.EKB_MAX_REQUEUES:
             reason = give_up(sub, targets)
             if reason:

@@ -9,11 +9,17 @@ from celery.signals import worker_init, worker_ready, worker_shutdown
 from evaluator.sandbox import sweep
 from evaluator.vocabulary import Track
 from portal import jobs, workers
-from portal.evaluation import evaluate_backend
+from portal.evaluation import TRANSIENT, evaluate_backend
 from portal.farm import build_backend, land_backend, measure_backend
 
+# Every job: acknowledged when done (a killed worker's is redelivered), and retried with a
+# backoff (2, 4, 8, 16, 30 s…, about 3 minutes in all) when its database connection dropped
+# (``evaluation.TRANSIENT``); each skips what an earlier delivery stored.
+JOB = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for": TRANSIENT, "max_retries": 8,
+       "retry_backoff": 2, "retry_backoff_max": 30, "retry_jitter": False}
 
-@shared_task(name=jobs.EVALUATE, acks_late=True, reject_on_worker_lost=True)
+
+@shared_task(name=jobs.EVALUATE, **JOB)
 def evaluate(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:
     """Evaluate one submission on one backend (``track`` "verified": every workload with secret
     seeds). Idempotent: a redelivered job skips the tasks that already have a result and
@@ -21,20 +27,20 @@ def evaluate(submission_id: int, backend: str, track: str = Track.PUBLIC) -> Non
     evaluate_backend(submission_id, backend, track)
 
 
-@shared_task(name=jobs.BUILD, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=jobs.BUILD, **JOB)
 def build(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:
     """Build a bundle submission's tasks on one backend (the compile farm's job); queues the
     measurement. Idempotent: a redelivered job skips what is built."""
     build_backend(submission_id, backend, track)
 
 
-@shared_task(name=jobs.MEASURE, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=jobs.MEASURE, **JOB)
 def measure(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:
     """Check and time a built submission on this machine's device. Idempotent."""
     measure_backend(submission_id, backend, track)
 
 
-@shared_task(name=jobs.LAND, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=jobs.LAND, **JOB)
 def land(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:
     """Announce a measured submission's results to the boards and finish the track, where the
     suite is (a build queue's machine). Idempotent."""

@@ -1,0 +1,288 @@
+"""Faults during an evaluation: whatever fails, a submission reaches a final state with exactly one
+result per task, and the boards equal a rebuild from the results (issue 21; the long version is
+``bench/soak.py``).
+
+Real services throughout: a private redis-server (its own port, append-only file on) for the
+restart, the test database's real connections for ``pg_terminate_backend``, real ``celery
+worker`` processes, the real sandbox for the hanging step. The shared Redis and PostgreSQL are
+never restarted.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections import Counter
+
+import pytest
+
+from portal_helpers import (BACKEND, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, SOFTMAX_HAND_TUNED, SUM_HAND_TUNED, Spec,
+                            bundle_zip, make_user, served_tasks, token_client, upload, wait_for)
+
+pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
+
+REAL = (RELU_DEFAULT, MATMUL_HAND_TUNED, SUM_HAND_TUNED, SOFTMAX_HAND_TUNED)
+# A TVMScript kernel whose check step runs ~10^13 updates: far past the check step's limit
+HANGS = Spec("activation/gelu-tanh@m128n768", "tvmscript", "broken/kernels/never-ends.py")
+
+
+def _submit(name: str, *specs) -> int:
+    resp = token_client(make_user(name)).post("/api/v1/submissions/", {"bundle": upload(bundle_zip(*specs))},
+                                              format="multipart")
+    assert resp.status_code == 201, resp.content
+    return resp.json()["id"]
+
+
+def _final(sub_id: int, logs, timeout: float = 240):
+    from portal.models import Submission
+
+    return wait_for(lambda: Submission.objects.filter(pk=sub_id, state__in=Submission.TERMINAL).first(),
+                    timeout=timeout, what=f"submission {sub_id} to reach a final state", logs=logs)
+
+
+def _first_real_result(sub_id: int, logs) -> None:
+    from portal.models import Result
+
+    wait_for(lambda: Result.objects.filter(submission_id=sub_id).exclude(status="missing").exists(),
+             timeout=180, what="the first evaluated result", logs=logs, interval=0.1)
+
+
+def _assert_once_each(sub, logs: str = "") -> dict[str, str]:
+    """Exactly one public result per served task; returns workload → status."""
+    from portal.models import Result
+
+    results = list(Result.objects.filter(submission=sub))
+    per_task = Counter((r.workload, r.backend, r.track) for r in results)
+    assert max(per_task.values()) == 1, [k for k, n in per_task.items() if n > 1]
+    assert {w for w, _, _ in per_task} == {w.id for w in served_tasks()}, logs
+    return {r.workload: r.status for r in results}
+
+
+def _assert_boards_equal_rebuild() -> None:
+    from leaderboard import aggregates
+    from leaderboard.models import BaselineSample, BoardEntry
+
+    def stored():
+        return ({(e.board_id, e.track, e.slice, e.submission_id, e.baseline): (e.metrics, e.histogram)
+                 for e in BoardEntry.objects.all()},
+                {(s.board_id, s.workload): (s.speedup, s.time_s, s.measured_at) for s in BaselineSample.objects.all()})
+
+    landed = stored()
+    assert landed[0], "no board rows: nothing was announced"
+    aggregates.rebuild()
+    assert stored() == landed
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PrivateRedis:
+    """A redis-server of the test's own, with its append-only file on (what a deployment's broker
+    needs to keep its queues over a restart); restarted on the same port and directory."""
+
+    def __init__(self, directory):
+        if shutil.which("redis-server") is None:
+            pytest.skip("redis-server is not installed (make system)")
+        self.dir, self.port = directory, _free_port()
+        self.proc = None
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+             "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        wait_for(self._answers, timeout=20, what=f"redis-server on port {self.port}")
+
+    def _answers(self) -> bool:
+        import redis
+
+        try:
+            return redis.Redis(port=self.port).ping()
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # a clean shutdown, as a service manager does
+            self.proc.wait(timeout=30)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/1"
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    r = PrivateRedis(tmp_path)
+    yield r
+    r.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_redis_restarted_mid_evaluation(workers, broker, private_redis):
+    """The broker goes away for seconds while a worker evaluates: the worker reconnects, the
+    submission finishes with one result per task, and no job is left to run again."""
+    import redis
+
+    from portal.models import Submission
+
+    worker = workers.start(CELERY_BROKER_URL=private_redis.url)
+    sub_id = _submit("alice", *REAL)
+    # the upload's job went to the test broker: hand the very message to the private one
+    raw = broker.lpop(QUEUE)
+    assert raw is not None and broker.llen(QUEUE) == 0
+    redis.Redis.from_url(private_redis.url).rpush(QUEUE, raw)
+
+    _first_real_result(sub_id, workers.logs)
+    private_redis.stop()
+    assert Submission.objects.get(pk=sub_id).state == Submission.State.RUNNING, "restarted too late"
+    time.sleep(3)
+    private_redis.start()
+
+    sub = _final(sub_id, workers.logs)
+    assert sub.state == Submission.State.FINISHED, f"{sub.state}: {sub.error}\n{workers.logs()}"
+    status = _assert_once_each(sub, workers.logs())
+    assert all(status[s.workload] == "correct" for s in REAL), status
+    assert sub.tasks_done == len(served_tasks())
+    worker.wait_logged("portal.evaluate", "succeeded")
+    client = redis.Redis.from_url(private_redis.url)
+    wait_for(lambda: client.hlen("unacked") == 0 and client.llen(QUEUE) == 0, timeout=30,
+             what="the job's ack on the restarted broker", logs=workers.logs)
+    _assert_boards_equal_rebuild()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_worker_database_connections_terminated_mid_evaluation(workers, broker):
+    """``pg_terminate_backend`` on every connection of the worker while it evaluates: the job
+    is retried (not the submission failed with "terminating connection"), skips what it stored,
+    and the submission finishes with one result per task."""
+    from django.db import connection
+
+    from portal.models import Submission
+
+    workers.start()
+    sub_id = _submit("bob", *REAL)
+    _first_real_result(sub_id, workers.logs)
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        terminated = cur.fetchone()[0]
+    assert terminated >= 1
+    assert Submission.objects.get(pk=sub_id).state == Submission.State.RUNNING, "terminated too late"
+
+    sub = _final(sub_id, workers.logs)
+    assert sub.state == Submission.State.FINISHED, f"{sub.state}: {sub.error}\n{workers.logs()}"
+    assert sub.error == ""
+    status = _assert_once_each(sub, workers.logs())
+    assert all(status[s.workload] == "correct" for s in REAL), status
+    _assert_boards_equal_rebuild()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hanging_step_reaches_a_final_state(workers, broker):
+    """A kernel that never ends: its check step is killed at the step's limit, the task is a
+    timeout with the reason, and the submission finishes (its other task is evaluated)."""
+    from portal.models import Result, Submission
+
+    workers.start()
+    sub_id = _submit("carol", HANGS, RELU_DEFAULT)
+    sub = _final(sub_id, workers.logs, timeout=300)
+    assert sub.state == Submission.State.FINISHED, f"{sub.state}: {sub.error}\n{workers.logs()}"
+    _assert_once_each(sub)
+    hung = Result.objects.get(submission=sub, workload=HANGS.workload)
+    assert hung.status == "timeout", (hung.status, hung.reason)
+    assert "exceeded the" in hung.reason and "limit" in hung.reason, hung.reason
+    assert Result.objects.get(submission=sub, workload=RELU_DEFAULT.workload).status == "correct"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_redelivered_job_of_each_kind_stores_nothing_twice(broker):
+    """Every job kind delivered again after its first delivery stored everything (its worker
+    died before the ack): the build, the measurement, the landing, the one-job evaluation and
+    the verified run. The second delivery stores nothing new and changes no stored row."""
+    from portal.evaluation import evaluate_backend
+    from portal.farm import build_backend, land_backend, measure_backend
+    from portal.models import Build, Result, Submission
+    from portal.submissions import create_submission
+
+    owner = make_user("dave")
+
+    def snapshot(model, sub):
+        return sorted((r.pk, r.workload, r.track, r.created_at) for r in model.objects.filter(submission=sub))
+
+    # the compile farm's three jobs
+    farm = create_submission(owner, upload(bundle_zip(RELU_DEFAULT)), enqueue=False)
+    for job, model in ((build_backend, Build), (measure_backend, Result)):
+        job(farm.pk, BACKEND)
+        first = snapshot(model, farm)
+        assert len(first) == len(served_tasks())
+        job(farm.pk, BACKEND)
+        assert snapshot(model, farm) == first, job.__name__
+    land_backend(farm.pk, BACKEND)
+    farm.refresh_from_db()
+    assert farm.state == Submission.State.FINISHED, farm.error
+    finished_at = farm.finished_at
+    land_backend(farm.pk, BACKEND)
+    farm.refresh_from_db()
+    assert farm.finished_at == finished_at and farm.state == Submission.State.FINISHED
+
+    # the one-job evaluation, then the verified run
+    one = create_submission(owner, upload(bundle_zip(RELU_DEFAULT)), enqueue=False)
+    evaluate_backend(one.pk, BACKEND)
+    one.refresh_from_db()
+    assert one.state == Submission.State.FINISHED, one.error
+    first = snapshot(Result, one)
+    evaluate_backend(one.pk, BACKEND)
+    assert snapshot(Result, one) == first
+    one.refresh_from_db()
+    assert one.state == Submission.State.FINISHED and one.tasks_done == len(served_tasks())
+
+    one.queue_verification()
+    evaluate_backend(one.pk, BACKEND, "verified")
+    one.refresh_from_db()
+    assert one.verification == Submission.Verification.FINISHED
+    verified = snapshot(Result, one)
+    assert len(verified) > len(first)
+    # redelivered while its state still said running (the first delivery died before the finish)
+    Submission.objects.filter(pk=one.pk).update(verification=Submission.Verification.RUNNING)
+    evaluate_backend(one.pk, BACKEND, "verified")
+    assert snapshot(Result, one) == verified
+    one.refresh_from_db()
+    assert one.verification == Submission.Verification.FINISHED
+
+    for sub in (farm, one):
+        per_task = Counter(Result.objects.filter(submission=sub).values_list("workload", "backend", "track"))
+        assert max(per_task.values()) == 1
+    _assert_boards_equal_rebuild()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_queued_submission_whose_job_was_lost_is_requeued_though_a_worker_lives(broker, settings):
+    """The job never reached the broker (sent while it was down, or the web process died first):
+    the submission is queued, its job is nowhere, and a live worker serves its backend. The
+    reaper re-queues it rather than waiting on the live worker for ever."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from portal import reaper
+    from portal.models import Submission, Worker
+
+    settings.EKB_REAP_AFTER_S = 1
+    Worker.objects.create(hostname="live@h", backends=[{"name": BACKEND}])
+    sub_id = _submit("erin", RELU_DEFAULT)
+    broker.delete(QUEUE)  # the job is lost
+    report = reaper.reap(now=timezone.now() + timedelta(seconds=2))
+    assert report.ids(reaper.REQUEUED) == [sub_id], report
+    assert [j for j in broker.lrange(QUEUE, 0, -1)], "nothing was queued again"
+    assert Submission.objects.get(pk=sub_id).requeues == 1
+    # its job now waits in line: the next run leaves it alone
+    again = reaper.reap(now=timezone.now() + timedelta(seconds=4))
+    assert sub_id not in again.ids(reaper.REQUEUED)
