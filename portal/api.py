@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -44,6 +46,22 @@ def _detail(e: DjangoValidationError) -> dict[str, str]:
 def _is_conflict(e: DjangoValidationError) -> bool:
     # portal.submissions marks "the submission is in the wrong state for this" with this code
     return getattr(e, "code", None) == "conflict"
+
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+_IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+def _idempotency_key(request: Request) -> str:
+    """The request's Idempotency-Key ("" without one), or a 400 naming what is wrong with it."""
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        return ""
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise ValidationError({IDEMPOTENCY_HEADER: [
+            f"must be 1-64 letters, digits, '.', '_', ':' or '-'; got {len(key)} characters"
+            + (f" ({key[:20]!r}…)" if len(key) > 20 else f" ({key!r})")]})
+    return key
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -154,20 +172,46 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     @extend_schema(request={
         "multipart/form-data": SubmissionCreateSerializer,
         "application/json": EndpointCreateSerializer,
-    }, responses={201: SubmissionCreatedSerializer})
+    }, parameters=[OpenApiParameter(
+        IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER, required=False,
+        description="a key of the client's (1-64 letters, digits, '.', '_', ':' or '-'), the same on every retry "
+                    "of one submission: a request whose key the user already submitted with gets that "
+                    "submission back (200, header Idempotent-Replayed: true) and makes no other")],
+        responses={201: SubmissionCreatedSerializer,
+                   200: OpenApiResponse(SubmissionCreatedSerializer, description="the submission this "
+                                        "Idempotency-Key made earlier (nothing new is made)")})
     def create(self, request: Request, *args, **kwargs) -> Response:
+        key = _idempotency_key(request)
+        earlier = self._made_with(key)
+        if earlier is not None:
+            return earlier
         over = quotas.over_quota(request.user)
         if over:
             raise QuotaExceeded(over)
         # a JSON body that is not an object (a list, a number) is refused by the serializer, by name
         kind = request.data.get("kind", "bundle") if isinstance(request.data, Mapping) else "bundle"
         cls = EndpointCreateSerializer if kind == "endpoint" else SubmissionCreateSerializer
-        ser = cls(data=request.data, context={"request": request})
+        ser = cls(data=request.data, context={"request": request, "idempotency_key": key})
         ser.is_valid(raise_exception=True)
-        sub = ser.save()
+        try:
+            sub = ser.save()
+        except IntegrityError:  # a concurrent request with the same key stored its submission first
+            earlier = self._made_with(key)
+            if earlier is None:
+                raise
+            return earlier
         return Response(SubmissionCreatedSerializer(sub, context={"with_results": False, "with_queue": True,
                                                                   "request": request}).data,
                         status=status.HTTP_201_CREATED)
+
+    def _made_with(self, key: str) -> Response | None:
+        """The answer to a request whose Idempotency-Key made a submission already: that one."""
+        sub = Submission.objects.filter(owner=self.request.user, idempotency_key=key).first() if key else None
+        if sub is None:
+            return None
+        return Response(SubmissionCreatedSerializer(sub, context={"with_results": False, "with_queue": True,
+                                                                  "request": self.request}).data,
+                        status=status.HTTP_200_OK, headers={"Idempotent-Replayed": "true"})
 
 
 class StarterBundleThrottle(SimpleRateThrottle):

@@ -68,9 +68,15 @@ class Submission(models.Model):
     # submission from a slow one (``portal.reaper``)
     progressed_at = models.DateTimeField(null=True, blank=True)
     requeues = models.PositiveSmallIntegerField(default=0, help_text="times the reaper re-queued its jobs")
+    # the client's Idempotency-Key of the request that made it: a retried request (its answer lost
+    # to a restart or a network error) gets this submission back instead of making a second
+    idempotency_key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["owner", "idempotency_key"],
+                                               condition=~models.Q(idempotency_key=""),
+                                               name="one_submission_per_idempotency_key")]
 
     def __str__(self) -> str:
         return f"{self.name} #{self.pk} ({self.state})"

@@ -58,7 +58,8 @@ class SubmissionCreateSerializer(serializers.Serializer):
                                      name=validated.get("name", ""),
                                      description=validated.get("description", ""),
                                      public=validated.get("public", True),
-                                     backends=validated.get("backends") or None)
+                                     backends=validated.get("backends") or None,
+                                     idempotency_key=self.context.get("idempotency_key", ""))
         except DjangoValidationError as e:
             raise serializers.ValidationError({"bundle": e.messages}) from None
 
@@ -93,7 +94,8 @@ class EndpointCreateSerializer(serializers.Serializer):
                 budget=validated.get("budget") or {}, prompt_version=validated.get("prompt_version") or CURRENT,
                 tasks=validated.get("tasks"), name=validated.get("name", ""),
                 description=validated.get("description", ""), public=validated.get("public", True),
-                backends=validated.get("backends") or None, probe=True)
+                backends=validated.get("backends") or None, probe=True,
+                idempotency_key=self.context.get("idempotency_key", ""))
         except DjangoValidationError as e:
             raise serializers.ValidationError(e.message_dict if hasattr(e, "error_dict") else
                                               {"endpoint": e.messages}) from None

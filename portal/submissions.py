@@ -10,7 +10,7 @@ import tempfile
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from evaluator import suite
 from evaluator.formats.bundle import Bundle, BundleError, Limits, load_bundle
@@ -67,26 +67,32 @@ def backends_for(bundle, requested: list[str] | None, available: list[str]) -> l
 
 
 def create_submission(owner, upload, *, name: str = "", description: str = "", public: bool = True,
-                      backends: list[str] | None = None, enqueue: bool = True) -> Submission:
+                      backends: list[str] | None = None, enqueue: bool = True, idempotency_key: str = "") -> Submission:
+    """``idempotency_key``: the request's (``Submission.idempotency_key``); a second submission of
+    the owner's with the same key raises ``IntegrityError`` and stores nothing."""
     data, suffix, bundle = validate_upload(upload)
     return _store_bundle(owner, data, suffix, bundle, name=name, description=description, public=public,
-                         backends=backends, enqueue=enqueue)
+                         backends=backends, enqueue=enqueue, idempotency_key=idempotency_key)
 
 
 def _store_bundle(owner, data: bytes, suffix: str, bundle: Bundle, *, name: str, description: str, public: bool,
-                  backends: list[str] | None, enqueue: bool) -> Submission:
+                  backends: list[str] | None, enqueue: bool, idempotency_key: str = "") -> Submission:
     chosen = backends_for(bundle, backends, settings.EKB_BACKENDS)
     sha = hashlib.sha256(data).hexdigest()
-    with transaction.atomic():
-        sub = Submission(owner=owner, name=(name or bundle.name)[:64],
-                         description=description or bundle.description or "", public=public,
-                         backends=chosen, bundle_sha256=sha,
-                         tasks_total=len(suite.served(settings.EKB_TASKS)) * len(chosen))
-        sub.bundle.save(f"{sha[:16]}{suffix}", ContentFile(data), save=False)
-        sub.save()
-        Blob.put(Blob.Kind.BUNDLE, data)  # where every worker reads it, on any machine
-        if enqueue:
-            transaction.on_commit(lambda: enqueue_jobs(sub))
+    sub = Submission(owner=owner, name=(name or bundle.name)[:64],
+                     description=description or bundle.description or "", public=public,
+                     backends=chosen, bundle_sha256=sha, idempotency_key=idempotency_key,
+                     tasks_total=len(suite.served(settings.EKB_TASKS)) * len(chosen))
+    try:
+        with transaction.atomic():
+            sub.bundle.save(f"{sha[:16]}{suffix}", ContentFile(data), save=False)
+            sub.save()
+            Blob.put(Blob.Kind.BUNDLE, data)  # where every worker reads it, on any machine
+            if enqueue:
+                transaction.on_commit(lambda: enqueue_jobs(sub))
+    except IntegrityError:  # the same Idempotency-Key, stored first by a concurrent request
+        sub.bundle.delete(save=False)
+        raise
     return sub
 
 

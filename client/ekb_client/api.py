@@ -8,6 +8,7 @@ raises :class:`NetworkError` naming the URL that failed.
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -26,6 +27,11 @@ Params = Mapping[str, str | Sequence[str] | None]
 
 class ClientError(Exception):
     """Anything that stops a call; ``str()`` is the message to show."""
+
+
+# An upload is sent at most this many times, a growing pause apart (the same Idempotency-Key)
+SUBMIT_ATTEMPTS = 3
+SUBMIT_RETRY_S = 2.0
 
 
 class ApiError(ClientError):
@@ -93,11 +99,12 @@ class Client:
         return f"{self.url}{API}{path}" + (f"?{query}" if query else "")
 
     def _send(self, method: str, path: str, *, params: Params | None = None, data: bytes | None = None,
-              content_type: str | None = None, accept: str = "application/json") -> tuple[bytes, str]:
+              content_type: str | None = None, accept: str = "application/json",
+              headers: Mapping[str, str] | None = None) -> tuple[bytes, str]:
         url = self.endpoint(path, params)
         if method == "POST" and data is None:
             data = b""  # an explicit Content-Length: 0
-        req = urllib.request.Request(url, data=data, method=method, headers={"Accept": accept})
+        req = urllib.request.Request(url, data=data, method=method, headers={"Accept": accept, **(headers or {})})
         if self.token:
             req.add_header("Authorization", f"Token {self.token}")
         if content_type:
@@ -131,9 +138,9 @@ class Client:
         return ApiError(e.code, message[:MAX_ERROR_CHARS], url, body)
 
     def call(self, method: str, path: str, *, params: Params | None = None, data: bytes | None = None,
-             content_type: str | None = None) -> Any:
+             content_type: str | None = None, headers: Mapping[str, str] | None = None) -> Any:
         """The JSON body of ``method path`` (NetworkError if it is not JSON)."""
-        body, _ = self._send(method, path, params=params, data=data, content_type=content_type)
+        body, _ = self._send(method, path, params=params, data=data, content_type=content_type, headers=headers)
         try:
             return json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
@@ -176,7 +183,12 @@ class Client:
         return body
 
     def submit(self, filename: str, data: bytes, *, name: str | None = None, backends: Sequence[str] = (),
-               public: bool = True, description: str | None = None) -> dict[str, Any]:
+               public: bool = True, description: str | None = None,
+               idempotency_key: str | None = None) -> dict[str, Any]:
+        """Upload a bundle. Sent with an Idempotency-Key (``idempotency_key``, or one made here) and
+        sent again with it when no answer came (a restart, a dropped connection) or the portal
+        was briefly unavailable (502-504): the portal answers a repeat with the submission the
+        first one made, so a retry never makes a second."""
         fields: dict[str, str | Sequence[str]] = {"public": "true" if public else "false"}
         if name:
             fields["name"] = name
@@ -185,7 +197,17 @@ class Client:
         if backends:
             fields["backends"] = list(backends)
         body, content_type = multipart(fields, {"bundle": (filename, data)})
-        return self._object("POST", "/submissions/", data=body, content_type=content_type)
+        headers = {"Idempotency-Key": idempotency_key or f"ekb-{uuid.uuid4().hex}"}
+        attempt = 1
+        while True:
+            try:
+                return self._object("POST", "/submissions/", data=body, content_type=content_type, headers=headers)
+            except (NetworkError, ApiError) as e:
+                unanswered = isinstance(e, NetworkError) or e.status in (502, 503, 504)
+                if not unanswered or attempt == SUBMIT_ATTEMPTS:
+                    raise
+            time.sleep(SUBMIT_RETRY_S * attempt)
+            attempt += 1
 
     def submission(self, sub_id: int) -> dict[str, Any]:
         return self._object("GET", f"/submissions/{int(sub_id)}/")

@@ -207,7 +207,7 @@ def cmd_submit(args: argparse.Namespace, out: TextIO) -> int:
     except bundles.BundleInputError as e:
         raise Fail(str(e)) from None
     sub = client.submit(filename, data, name=args.name, backends=args.backend or (), public=not args.private,
-                        description=args.description)
+                        description=args.description, idempotency_key=args.idempotency_key)
     if not args.wait:
         if args.json:
             emit_json(sub, out)
@@ -440,6 +440,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", action="append", help="evaluate on this backend (repeatable; default: the "
                                                       "bundle's backends the portal serves)")
     p.add_argument("--private", action="store_true", help="keep it off the public boards")
+    p.add_argument("--idempotency-key", metavar="KEY",
+                   help="the same on every retry of one upload (1-64 letters, digits, '.', '_', ':', '-'): the "
+                        "portal answers a repeat with the first one's submission (default: a fresh key, "
+                        "reused by the client's own retries)")
 
     p = add("status", cmd_status, "a submission's state and progress")
     p.add_argument("id", type=_sub_id)
