@@ -41,6 +41,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+import psutil
+
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 EXAMPLES = REPO / "examples" / "bundles"
@@ -162,20 +164,11 @@ def kill_tree(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
 
 
 def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(d.name))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(0), []):
-            out.append(c)
-            todo.append(c)
-    return out
+    """Every live descendant of ``pid``, children before grandchildren."""
+    try:
+        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
 
 
 class Redis:
@@ -822,7 +815,7 @@ def main(argv=None) -> int:
     p.add_argument("--fault", choices=FAULTS)
     p.add_argument("--all-faults", action="store_true", help="the clean run, then each fault, each its own run")
     p.add_argument("--timeout", type=float, default=900, help="seconds to wait for final states after the traffic")
-    p.add_argument("--pg-url", default=os.environ.get("EKB_SOAK_PG", "postgres://postgres@127.0.0.1:5432/postgres"),
+    p.add_argument("--pg-url", default="postgres://postgres@127.0.0.1:5432/postgres",
                    help="a PostgreSQL server to create the soak's database on (not for pg-restart)")
     p.add_argument("--db-name", default="ekb_soak")
     p.add_argument("--cache-dir", type=Path, help="the evaluator's cache (baseline builds), shared by the runs")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 
@@ -62,6 +63,20 @@ def _idempotency_key(request: Request) -> str:
             f"must be 1-64 letters, digits, '.', '_', ':' or '-'; got {len(key)} characters"
             + (f" ({key[:20]!r}…)" if len(key) > 20 else f" ({key!r})")]})
     return key
+
+
+def _same_request(sub: Submission, validated: dict) -> bool:
+    """Whether a repeat asks for what ``sub`` was made from: the same bundle bytes, or an endpoint
+    submission of the same model."""
+    if "bundle" in validated:
+        upload = validated["bundle"]
+        digest = hashlib.sha256()
+        upload.seek(0)
+        for chunk in upload.chunks():
+            digest.update(chunk)
+        upload.seek(0)
+        return sub.kind == Submission.Kind.BUNDLE and digest.hexdigest() == sub.bundle_sha256
+    return sub.kind == Submission.Kind.ENDPOINT and sub.endpoint.model == validated.get("model")
 
 
 class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -173,25 +188,29 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         "multipart/form-data": SubmissionCreateSerializer,
         "application/json": EndpointCreateSerializer,
     }, parameters=[OpenApiParameter(
-        IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER, required=False,
+        IDEMPOTENCY_HEADER, {"type": "string", "pattern": f"^{_IDEMPOTENCY_KEY.pattern}$", "minLength": 1,
+                             "maxLength": 64}, OpenApiParameter.HEADER, required=False,
         description="a key of the client's (1-64 letters, digits, '.', '_', ':' or '-'), the same on every retry "
                     "of one submission: a request whose key the user already submitted with gets that "
                     "submission back (200, header Idempotent-Replayed: true) and makes no other")],
         responses={201: SubmissionCreatedSerializer,
                    200: OpenApiResponse(SubmissionCreatedSerializer, description="the submission this "
-                                        "Idempotency-Key made earlier (nothing new is made)")})
+                                        "Idempotency-Key made earlier (nothing new is made)"),
+                   409: OpenApiResponse(DetailErrorSerializer, description="the Idempotency-Key made a "
+                                        "submission from another request (another bundle or model)")})
     def create(self, request: Request, *args, **kwargs) -> Response:
         key = _idempotency_key(request)
-        earlier = self._made_with(key)
-        if earlier is not None:
-            return earlier
-        over = quotas.over_quota(request.user)
-        if over:
-            raise QuotaExceeded(over)
         # a JSON body that is not an object (a list, a number) is refused by the serializer, by name
         kind = request.data.get("kind", "bundle") if isinstance(request.data, Mapping) else "bundle"
         cls = EndpointCreateSerializer if kind == "endpoint" else SubmissionCreateSerializer
         ser = cls(data=request.data, context={"request": request, "idempotency_key": key})
+        earlier = self._made_with(key)
+        if earlier is not None:  # a repeat: checked as any request, then answered with what it made
+            ser.is_valid(raise_exception=True)
+            return self._replay(earlier, ser)
+        over = quotas.over_quota(request.user)
+        if over:
+            raise QuotaExceeded(over)
         ser.is_valid(raise_exception=True)
         try:
             sub = ser.save()
@@ -199,18 +218,24 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
             earlier = self._made_with(key)
             if earlier is None:
                 raise
-            return earlier
+            return self._replay(earlier, ser)
         return Response(SubmissionCreatedSerializer(sub, context={"with_results": False, "with_queue": True,
                                                                   "request": request}).data,
                         status=status.HTTP_201_CREATED)
 
-    def _made_with(self, key: str) -> Response | None:
-        """The answer to a request whose Idempotency-Key made a submission already: that one."""
-        sub = Submission.objects.filter(owner=self.request.user, idempotency_key=key).first() if key else None
-        if sub is None:
-            return None
-        return Response(SubmissionCreatedSerializer(sub, context={"with_results": False, "with_queue": True,
-                                                                  "request": self.request}).data,
+    def _made_with(self, key: str) -> Submission | None:
+        """The user's submission an earlier request with this Idempotency-Key made, if any."""
+        return Submission.objects.filter(owner=self.request.user, idempotency_key=key).first() if key else None
+
+    def _replay(self, earlier: Submission, ser) -> Response:
+        """A repeat's answer: the submission its key made (200), or a 409 where the repeat asks
+        for something else (another bundle's bytes, another kind or model)."""
+        if not _same_request(earlier, ser.validated_data):
+            return Response({"detail": f"this {IDEMPOTENCY_HEADER} was used for submission {earlier.pk}, made "
+                             "from another request; a key names one submission: send a new key for a new one"},
+                            status=status.HTTP_409_CONFLICT)
+        return Response(SubmissionCreatedSerializer(earlier, context={"with_results": False, "with_queue": True,
+                                                                      "request": self.request}).data,
                         status=status.HTTP_200_OK, headers={"Idempotent-Replayed": "true"})
 
 

@@ -22,6 +22,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -293,23 +294,11 @@ def queued_jobs(client, queue: str = QUEUE) -> list[tuple[str, list]]:
 
 
 def _descendants(pid: int) -> list[int]:
-    """Every live descendant of ``pid`` (from /proc), children before grandchildren."""
-    children: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            stat_line = (d / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat_line.rsplit(")", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(d.name))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(0), []):
-            out.append(c)
-            todo.append(c)
-    return out
+    """Every live descendant of ``pid``, children before grandchildren."""
+    try:
+        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
 
 
 class Worker:

@@ -1,7 +1,7 @@
 """POST /api/v1/submissions/ with an Idempotency-Key: a retried request (its answer lost to a
 portal restart or a network error: bench/soak.py's portal-restart fault made a second submission
 so) gets the first submission back and makes nothing else: no row, no stored archive, no job.
-Keys are the owner's; a bad one is refused by name and stores nothing."""
+Keys are the owner's; a key reused for another bundle is a 409; a bad one is refused by name."""
 
 from __future__ import annotations
 
@@ -40,10 +40,13 @@ def test_a_retried_upload_gets_the_first_submission_back_and_makes_nothing_else(
     assert Submission.objects.count() == 1 and len(media_files()) == 1
     assert again == [] and queued_jobs(broker) == [("portal.evaluate", [first.json()["id"], "cpu-llvm"])]
     assert broker.llen(QUEUE) == 1
-    # the key names the submission, whatever the retry carries: never a second one under it
+    # a key names one submission: another bundle under it is a conflict, and makes nothing
     other = _post(alice, bundle_zip(SOFTMAX_HAND_TUNED))
-    assert other.status_code == 200 and other.json()["id"] == first.json()["id"]
-    assert Submission.objects.count() == 1
+    assert other.status_code == 409 and f"used for submission {first.json()['id']}" in other.json()["detail"]
+    assert Submission.objects.count() == 1 and len(media_files()) == 1
+    # a malformed repeat is refused as any request is, before anything is looked up for it
+    bad = alice.post(URL, {}, format="multipart", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert bad.status_code == 400 and "bundle" in bad.json()
 
 
 def test_without_a_key_or_with_another_each_upload_is_a_submission():
