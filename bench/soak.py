@@ -450,6 +450,15 @@ class Soak:
         except redis.RedisError:
             return 0
 
+    def left_queue(self) -> int:
+        """Submissions no longer queued (a worker took their job)."""
+        from django.db import close_old_connections
+
+        from portal.models import Submission
+
+        close_old_connections()
+        return Submission.objects.exclude(state=Submission.State.QUEUED).count()
+
     def inject(self, users: dict[str, str]) -> None:
         # mid-evaluation: wait (a bounded while) until a worker holds a job
         deadline = time.monotonic() + 60
@@ -476,8 +485,14 @@ class Soak:
             self.start_worker()
         elif f == "scratch-full":
             filled = self.fill_scratch()
-            self.log(f"fault scratch-full: scratch filled ({filled}); freed in 30 s")
-            time.sleep(30)
+            # held until two more submissions have left the queue: their jobs started sessions
+            # (each makes its scratch then) while the root was full
+            before = self.left_queue()
+            deadline = time.monotonic() + 120
+            while self.left_queue() < before + 2 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            self.log(f"fault scratch-full: scratch filled ({filled}) while {self.left_queue() - before} "
+                     "submissions started; freed")
             shutil.rmtree(self.scratch / "filler", ignore_errors=True)
         elif f == "hang":
             user = list(users)[-1]

@@ -10,6 +10,7 @@ never restarted.
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
 import socket
@@ -19,8 +20,8 @@ from collections import Counter
 
 import pytest
 
-from portal_helpers import (BACKEND, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, SOFTMAX_HAND_TUNED, SUM_HAND_TUNED, Spec,
-                            bundle_zip, make_user, served_tasks, token_client, upload, wait_for)
+from portal_helpers import (BACKEND, EXAMPLES, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, SOFTMAX_HAND_TUNED,
+                            SUM_HAND_TUNED, Spec, bundle_zip, make_user, served_tasks, token_client, upload, wait_for)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -262,6 +263,37 @@ def test_a_redelivered_job_of_each_kind_stores_nothing_twice(broker):
         assert max(per_task.values()) == 1
     _assert_boards_equal_rebuild()
 
+
+
+@pytest.mark.django_db
+def test_a_redelivered_endpoint_job_neither_prompts_the_model_again_nor_stores_twice(chat_server, loopback):
+    """The endpoint turn's job delivered again after the first delivery stored its task: the
+    model is not called again (no request, no token charged) and nothing is stored twice."""
+    from evaluator.agents.budget import Budget
+    from portal.endpoints import create_endpoint_submission
+    from portal.evaluation import evaluate_backend
+    from portal.models import Endpoint, Result, Submission
+
+    doc = json.loads((EXAMPLES / "tvm-default/schedules/activation__relu--m128n768.json").read_text())
+    good = f"```json\n{json.dumps(doc)}\n```"
+    server = chat_server({"*": [good]})
+    sub = create_endpoint_submission(make_user("erin"), url=server.url, model="scripted", mode="direct",
+                                     budget=Budget(candidates=1).to_json(), tasks=[RELU_DEFAULT.workload],
+                                     enqueue=False)
+    evaluate_backend(sub.pk, BACKEND)
+    sub.refresh_from_db()
+    assert sub.state == Submission.State.FINISHED, sub.error
+    stored = sorted(Result.objects.filter(submission=sub).values_list("pk", "workload", "status"))
+    used = Endpoint.objects.filter(submission=sub).values_list("requests_used", "tokens_used").get()
+    calls = len(server.requests)
+    assert stored and stored[0][2] == "correct" and calls == 1 and used[0] == 1
+
+    evaluate_backend(sub.pk, BACKEND)  # its worker died before the ack: delivered again
+    assert sorted(Result.objects.filter(submission=sub).values_list("pk", "workload", "status")) == stored
+    assert len(server.requests) == calls
+    assert Endpoint.objects.filter(submission=sub).values_list("requests_used", "tokens_used").get() == used
+    sub.refresh_from_db()
+    assert sub.state == Submission.State.FINISHED
 
 @pytest.mark.django_db(transaction=True)
 def test_a_queued_submission_whose_job_was_lost_is_requeued_though_a_worker_lives(broker, settings):
