@@ -480,7 +480,7 @@ def cmd_plan(args) -> int:
     used = 0
     for w in todo:  # the suite's order keeps a family together
         need = _reference_bytes(w) + PER_TASK_BYTES
-        if chunks[-1] and used + need > room:
+        if chunks[-1] and (used + need > room or len(chunks[-1]) >= args.max_tasks):
             chunks.append([])
             used = 0
         chunks[-1].append(w.id)
@@ -796,6 +796,8 @@ def main(argv=None) -> int:
     a = sub.add_parser("plan", help="split what a whole-suite sweep has left into chunks (tasks files)")
     a.add_argument("--backend", default="cuda", help="cuda, opencl, or both as cuda,opencl")
     a.add_argument("--chunk-mib", type=int, default=24, help="what one chunk's farm may hold")
+    a.add_argument("--max-tasks", type=int, default=60,
+                   help="tasks in one chunk: its measurement must end within one device call")
     a.add_argument("--again", action="append", help="a measured task to measure again (its baseline changed)")
     a = sub.add_parser("merge", help="one report of a whole-suite sweep from its chunks")
     a.add_argument("--backend", default="cuda", choices=BACKENDS)

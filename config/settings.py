@@ -177,6 +177,9 @@ EKB_CANCEL_POLL_S = _number("EKB_CANCEL_POLL_S", 1.0, 0.1, 60.0)
 # EKB_MAX_REQUEUES times, then fails it with the reason.
 EKB_REAP_AFTER_S = _number("EKB_REAP_AFTER_S", 900, 1, 7 * 86400, cast=int)
 EKB_MAX_REQUEUES = _number("EKB_MAX_REQUEUES", 2, 0, 100, cast=int)
+# A job whose database connection dropped, or whose worker ran short of scratch space, memory or
+# file handles, is retried this many times with a backoff of 2, 4, 8, 16, 30, 30… s (portal.tasks)
+EKB_JOB_RETRIES = _number("EKB_JOB_RETRIES", 8, 0, 100, cast=int)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -8,9 +8,11 @@ after a worker died finishes the submission with exactly one result per task.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import logging
+import os
 import tempfile
 import threading
 from pathlib import Path
@@ -35,6 +37,34 @@ log = logging.getLogger(__name__)
 # A dropped database connection (a server restart, pg_terminate_backend): the job raises it and
 # is retried (``portal.tasks``), skipping what is stored; the submission is never failed for it.
 TRANSIENT = (OperationalError, InterfaceError)
+
+# What a worker machine can run short of while it runs a job (its scratch space filled by
+# something else, its memory or file handles taken): not the submission's doing, so the job is
+# retried like a dropped connection, and only its last delivery fails the submission, saying so.
+SHORT_OF = {errno.ENOSPC: "scratch space", errno.EDQUOT: "disk quota", errno.ENOMEM: "memory",
+            errno.EMFILE: "file handles", errno.ENFILE: "file handles"}
+
+
+class WorkerShort(Exception):
+    """The worker machine ran short of a resource while it ran a job (``SHORT_OF``)."""
+
+
+def worker_short(exc: BaseException) -> WorkerShort | None:
+    """The shortage behind ``exc`` (its causes included), in words without the path it happened
+    at (a worker's scratch layout is no submitter's business); None for any other error."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno in SHORT_OF:
+            return WorkerShort(f"the worker machine ran out of {SHORT_OF[e.errno]} ({os.strerror(e.errno)}); "
+                               "this is not the submission's doing")
+        e = e.__cause__ or e.__context__
+    return None
+
+
+# What a job retries (portal.tasks): each delivery skips what an earlier one stored.
+RETRIED = (*TRANSIENT, WorkerShort)
 
 
 def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, announce: bool = True,
@@ -61,6 +91,11 @@ def store(sub: Submission, r, *, device: str = "", track: str = Result.PUBLIC, a
         return True
     try:
         result_landed.send(sender=Result, result=result)
+    except TRANSIENT:
+        # The job is retried and its next delivery announces what is stored (``announce_stored``).
+        # Swallowed, a connection lost inside the refresh's transaction would be dropped and
+        # silently reopened by the next query: the job would go on with that refresh rolled back.
+        raise
     except Exception:  # noqa: BLE001 - the result is stored; `manage.py rebuild_boards` catches up
         log.exception("refreshing the boards after %s failed", result)
     return True
@@ -153,7 +188,7 @@ def evaluate_backend(submission_id: int, backend: str, track: str = Result.PUBLI
         raise
     except Exception as exc:  # noqa: BLE001 - the submitter sees the reason; the worker lives on
         log.exception("evaluation of submission %s on %s failed", submission_id, backend)
-        sub.fail(exc)
+        fail(sub, Result.PUBLIC, exc)
         return
     finish_if_complete(sub.pk)
 
@@ -236,9 +271,9 @@ def _verify_backend(submission_id: int, backend: str) -> None:
         return
     except TRANSIENT:
         raise
-    except Exception:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
+    except Exception as exc:  # noqa: BLE001 - staff see the state; the reason may name hidden workloads
         log.exception("verified evaluation of submission %s on %s failed", submission_id, backend)
-        sub.fail_verification()
+        fail(sub, Result.VERIFIED, exc)
         return
     finish_verification_if_complete(submission_id)
 
@@ -260,13 +295,30 @@ def finish_track(submission_id: int, track: str) -> None:
         finish_if_complete(submission_id)
 
 
-def fail(sub: Submission, track: str, exc: Exception) -> None:
+def fail(sub: Submission, track: str, exc: BaseException) -> None:
     """A job that could not go on: the submission fails with the reason (public), or its
-    verification does (staff see the state; the reason may name held-out workloads)."""
+    verification does (staff see the state; the reason may name held-out workloads). A worker
+    that ran short of a resource raises :class:`WorkerShort` instead: the job is retried."""
+    short = worker_short(exc)
+    if short is not None:
+        raise short from exc
     if track == Result.VERIFIED:
         sub.fail_verification()
     else:
         sub.fail(exc)
+
+
+def retries_spent(submission_id: int, track: str, exc: BaseException) -> None:
+    """A job's last delivery failed with what it retries (``RETRIED``): the submission fails with
+    that reason now, rather than waiting for the reaper. A database still unreachable leaves it to
+    the reaper (``portal.reaper``), which fails it once its re-queues are spent."""
+    try:
+        sub = Submission.objects.filter(pk=submission_id).first()
+        if sub is not None:
+            reason = str(exc) if isinstance(exc, WorkerShort) else "the database could not be reached"
+            fail(sub, track, RuntimeError(f"{reason} (the job was retried until its retries were spent)"))
+    except TRANSIENT:
+        log.exception("failing submission %s after its job's retries failed", submission_id)
 
 
 def _verified_tasks(sub: Submission) -> list:

@@ -55,7 +55,9 @@ def _local_submit(fn, *args) -> None:
     global _local
     if _local is None:  # one job at a time: timing needs the machine to itself
         _local = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekb-eval")
-    _local.submit(fn, *args)  # after the job that queued it, on the same thread
+    # after the job that queued it, on the same thread; ``apply`` as a worker would run it: its
+    # retries (at once, not after a backoff) and, once they are spent, its failure handler
+    _local.submit(fn.apply, args)
 
 
 def dispatch_measure(submission_id: int, backend: str, track: str = Track.PUBLIC) -> None:

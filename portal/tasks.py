@@ -3,20 +3,33 @@ start and stop hooks: a ``celery worker`` loads this module before it starts con
 
 import threading
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.signals import worker_init, worker_ready, worker_shutdown
+from django.conf import settings
 
 from evaluator.sandbox import sweep
 from evaluator.vocabulary import Track
 from portal import jobs, workers
-from portal.evaluation import TRANSIENT, evaluate_backend
+from portal.evaluation import RETRIED, evaluate_backend, retries_spent
 from portal.farm import build_backend, land_backend, measure_backend
 
+
+class Job(Task):
+    """A submission's job (arguments: submission id, backend, track)."""
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo):
+        # Called once the retries are spent (a retry is not a failure): say why, now.
+        if isinstance(exc, RETRIED):
+            retries_spent(args[0] if args else kwargs["submission_id"],
+                          args[2] if len(args) > 2 else kwargs.get("track", Track.PUBLIC), exc)
+
+
 # Every job: acknowledged when done (a killed worker's is redelivered), and retried with a
-# backoff (2, 4, 8, 16, 30 s…, about 3 minutes in all) when its database connection dropped
-# (``evaluation.TRANSIENT``); each skips what an earlier delivery stored.
-JOB = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for": TRANSIENT, "max_retries": 8,
-       "retry_backoff": 2, "retry_backoff_max": 30, "retry_jitter": False}
+# backoff (2, 4, 8, 16, 30 s…, about 3 minutes in all at the default 8 retries) when its
+# database connection dropped or its machine ran short of scratch space, memory or file handles
+# (``evaluation.RETRIED``); each delivery skips what an earlier one stored.
+JOB = {"base": Job, "acks_late": True, "reject_on_worker_lost": True, "autoretry_for": RETRIED,
+       "max_retries": settings.EKB_JOB_RETRIES, "retry_backoff": 2, "retry_backoff_max": 30, "retry_jitter": False}
 
 
 @shared_task(name=jobs.EVALUATE, **JOB)

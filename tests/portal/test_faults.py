@@ -11,17 +11,20 @@ never restarted.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import socket
 import subprocess
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from portal_helpers import (BACKEND, EXAMPLES, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, SOFTMAX_HAND_TUNED,
-                            SUM_HAND_TUNED, Spec, bundle_zip, make_user, served_tasks, token_client, upload, wait_for)
+                            SUM_HAND_TUNED, Spec, bundle_zip, make_user, seed_leaderboard, served_tasks, token_client,
+                            upload, wait_for)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -187,12 +190,46 @@ def test_worker_database_connections_terminated_mid_evaluation(workers, broker):
     assert sub.error == ""
     status = _assert_once_each(sub, workers.logs())
     assert all(status[s.workload] == "correct" for s in REAL), status
-    if not _boards_equal_rebuild():
-        # A known bug, found by a fresh-clone run on 2026-12-05 (1 run in 2): after the
-        # connections are terminated mid-landing, a board's stored vendor-baseline rows of slices
-        # the submission's tasks are in (family=conv1d) differ from a rebuild. Issue 21 stays
-        # open for it; every other property above holds and is asserted.
-        pytest.xfail("boards differ from a rebuild after pg_terminate_backend mid-landing (known, issue 21)")
+    _assert_boards_equal_rebuild()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_lost_while_a_result_lands_is_retried_not_swallowed():
+    """The connection dies inside the boards' refresh of a stored result: the store raises the
+    database error (the job is retried), and the retry's announce brings the boards to what a
+    rebuild gives. Swallowed, Django would drop the connection, reopen it at the next query, and
+    the job would go on with that refresh rolled back (boards ≠ rebuild: a fresh-clone run saw it)."""
+    from django.db import connection
+    from django.db.models.signals import post_save
+
+    from evaluator.records import TaskResult, Timing
+    from leaderboard.models import BaselineSample
+    from leaderboard.slices import track_tasks
+    from portal.evaluation import TRANSIENT, announce_stored, store
+
+    seeded = seed_leaderboard()
+    beta = seeded.subs["beta"]
+    w = next(w for w in track_tasks("public") if w.id not in seeded.outcomes["beta"])
+    t = Timing(1e-3, 1e-3, 1e-3, 1e-3, 0.001, 10, 10)
+    result = TaskResult(w.id, BACKEND, "correct", times={"candidate": t, "tvm-default": t, "vendor": t},
+                        speedup={"tvm-default": 3.0, "vendor": 2.0}, level=w.level, family=w.family,
+                        domains=list(w.domains))
+
+    def terminate(sender, **_):  # the task's newest baseline sample is being kept: mid-landing
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+    post_save.connect(terminate, sender=BaselineSample, dispatch_uid="test-terminate-mid-landing")
+    try:
+        with pytest.raises(TRANSIENT):
+            store(beta, result)
+    finally:
+        post_save.disconnect(dispatch_uid="test-terminate-mid-landing", sender=BaselineSample)
+    assert not store(beta, result), "the result itself was stored before the landing"
+    announce_stored(beta, BACKEND, "public", {w.id})  # what the job's next delivery does first
+    assert BaselineSample.objects.get(board__backend=BACKEND, workload=w.id).speedup == \
+        {"tvm-default": 3.0, "vendor": 2.0}
+    _assert_boards_equal_rebuild()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -327,3 +364,78 @@ def test_a_queued_submission_whose_job_was_lost_is_requeued_though_a_worker_live
     # its job now waits in line: the next run leaves it alone
     again = reaper.reap(now=timezone.now() + timedelta(seconds=4))
     assert sub_id not in again.ids(reaper.REQUEUED)
+
+
+@pytest.fixture
+def small_scratch(tmp_path):
+    """A scratch root on a tmpfs of its own, small in bytes and inodes, so that filling it fills
+    nothing else."""
+    root = tmp_path / "scratch"
+    root.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m,nr_inodes=512,mode=0777", "tmpfs", str(root)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("a small scratch disk of its own needs to mount a tmpfs (root, as CI runs)")
+    yield root
+    subprocess.run(["umount", "-l", str(root)], capture_output=True)
+
+
+def _fill(root) -> Path:
+    """Take every byte and inode of ``root`` (a worker sweeps its scratch root as it starts: fill
+    it after)."""
+    filler = root / "filler"
+    filler.mkdir()
+    fd = os.open(filler / "bytes", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, b"\0" * (1 << 20)):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    for i in range(1 << 16):
+        try:
+            (filler / f"f{i}").touch()
+        except OSError:
+            break
+    with pytest.raises(OSError):
+        (root / "probe").mkdir()
+    return filler
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_full_scratch_disk_is_retried_and_the_submission_finishes_once_there_is_room(workers, broker,
+                                                                                      small_scratch):
+    """The worker's scratch space is full (something else filled it): the job is retried, not the
+    submission failed for what is not its doing, and once there is room it finishes with one
+    result per task."""
+    from portal.models import Submission
+
+    worker = workers.start(EKB_SCRATCH_ROOT=str(small_scratch))
+    filler = _fill(small_scratch)
+    sub_id = _submit("erin", RELU_DEFAULT)
+    worker.wait_logged("WorkerShort", "Retry in", timeout=120)
+    sub = Submission.objects.get(pk=sub_id)
+    assert sub.state in (Submission.State.QUEUED, Submission.State.RUNNING), f"{sub.state}: {sub.error}"
+    shutil.rmtree(filler)
+    sub = _final(sub_id, workers.logs)
+    assert sub.state == Submission.State.FINISHED, f"{sub.state}: {sub.error}\n{workers.logs()}"
+    assert _assert_once_each(sub, workers.logs())[RELU_DEFAULT.workload] == "correct"
+    _assert_boards_equal_rebuild()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_scratch_disk_full_past_the_retries_fails_the_submission_saying_why(workers, broker, small_scratch,
+                                                                              tmp_path):
+    """Still full after the job's last retry: the submission fails with a reason that names the
+    shortage and says it is not the submission's doing, and not where the worker's scratch is."""
+    from portal.models import Result, Submission
+
+    workers.start(EKB_SCRATCH_ROOT=str(small_scratch), EKB_JOB_RETRIES="1")
+    _fill(small_scratch)
+    sub_id = _submit("frank", RELU_DEFAULT)
+    sub = _final(sub_id, workers.logs, timeout=120)
+    assert sub.state == Submission.State.FAILED, f"{sub.state}: {sub.error}"
+    assert "ran out of scratch space (No space left on device)" in sub.error, sub.error
+    assert "not the submission's doing" in sub.error and "retries were spent" in sub.error
+    assert str(tmp_path) not in sub.error and "/" not in sub.error, sub.error
+    assert not Result.objects.filter(submission_id=sub_id).exclude(status="missing").exists()
