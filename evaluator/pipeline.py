@@ -765,9 +765,8 @@ class Pipeline(Builder):
         could slow one of the two kernels and move every later submission's vendor speedup); a
         kept candidate process whose CPU cannot be read is ended first. None where it could not
         be timed: the task then times the vendor call beside the candidate."""
-        timed = {k: v for k, v in self.protocol.to_json().items() if k != "seeds"}
         k = vendor_ratio.key(self.info.name, self.info.device, w.id, spec,
-                             b"".join(data for _, data in default.files), timed)
+                             b"".join(data for _, data in default.files), self.protocol.to_json())
         known = self._vendor_ratios.get(k)
         if known is not None:
             return known

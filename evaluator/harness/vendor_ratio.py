@@ -72,10 +72,17 @@ def vendor_versions() -> dict[str, str]:
     return out
 
 
+# Protocol fields that cannot move this figure: the input seeds (the ratio times random inputs
+# of the workload's shapes), and the tie budget, which ends a candidate's rounds only
+# (``timing.settled``: a ratio against tvm-default needs its tight interval, nothing else).
+NOT_DECIDING = ("seeds", "tie_budget_s")
+
+
 def key(backend: str, device: str, workload: str, vendor_spec: dict, default_bytes: bytes, protocol: dict) -> str:
+    """``protocol``: ``Protocol.to_json()``; the fields in ``NOT_DECIDING`` are left out."""
     doc = {"backend": backend, "device": device, "workload": workload, "vendor": vendor_spec,
            "default": hashlib.sha256(default_bytes).hexdigest(), "versions": vendor_versions(),
-           "protocol": protocol}
+           "protocol": {k: v for k, v in protocol.items() if k not in NOT_DECIDING}}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 

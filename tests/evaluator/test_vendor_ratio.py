@@ -72,6 +72,18 @@ def test_everything_that_decides_the_ratio_is_in_its_key():
         assert key(*args[:i], other, *args[i + 1:]) != base, i
 
 
+def test_what_cannot_move_the_ratio_is_not_in_its_key():
+    """The seeds and the tie budget (a candidate's rounds only): changing them keeps every
+    figure a machine has timed."""
+    from evaluator.harness.protocol import Protocol
+
+    proto = Protocol().to_json()
+    args = ("cpu-llvm", "Xeon", RELU, {"pattern": "activation/relu"}, b"\x7fELF...")
+    base = key(*args, proto)
+    assert key(*args, {**proto, "seeds": [1, 2, 3], "tie_budget_s": proto["tie_budget_s"] * 2}) == base
+    assert key(*args, {**proto, "settle_half_width": 0.01}) != base
+
+
 @sandbox
 def test_the_vendor_call_is_timed_once_and_later_tasks_are_held_against_that_figure(tmp_path, monkeypatch,
                                                                                      quick_protocol):
