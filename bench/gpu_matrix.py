@@ -470,7 +470,8 @@ def cmd_plan(args) -> int:
     from evaluator import suite
 
     backends = args.backend.split(",")  # several: the tasks none of them has measured, packed for all
-    done = {w for b in backends for w in _measured_tasks(b) if w not in set(args.again or ())}
+    # done: measured on every one of them (a task one backend lacks is planned for all)
+    done = set.intersection(*(set(_measured_tasks(b)) for b in backends)) - set(args.again or ())
     manifests = [json.loads(f.read_text()) for f in GPU_DIR.glob("farm-*/manifest.json")]
     packed = {t for doc in manifests if set(backends) & set(doc["backends"]) for t in doc["tasks"]}  # not measured yet
     todo = [w for w in suite.workloads(include_hidden=False)
