@@ -469,8 +469,7 @@ def cmd_plan(args) -> int:
     tasks file for ``pack --tasks-file``."""
     from evaluator import suite
 
-    backends = args.backend.split(",")  # several: the tasks none of them has measured, packed for all
-    # done: measured on every one of them (a task one backend lacks is planned for all)
+    backends = args.backend.split(",")  # several: a task any of them lacks is packed for all
     done = set.intersection(*(set(_measured_tasks(b)) for b in backends)) - set(args.again or ())
     manifests = [json.loads(f.read_text()) for f in GPU_DIR.glob("farm-*/manifest.json")]
     packed = {t for doc in manifests if set(backends) & set(doc["backends"]) for t in doc["tasks"]}  # not measured yet
