@@ -450,13 +450,42 @@ def _parts(backend: str) -> list[Path]:
 
 
 def _measured_tasks(backend: str) -> dict[str, dict]:
-    """The tvm-default board's tasks of every chunk measured so far (a later chunk wins)."""
+    """The tvm-default board's tasks of every chunk measured so far (a later chunk wins), each
+    with the device its chunk was measured on: chunks of one sweep may come from different GPUs
+    (the device machine lent is not always the same kind)."""
     tasks: dict[str, dict] = {}
     for f in _parts(backend):
-        for b in json.loads(f.read_text())["boards"].values():
+        report = json.loads(f.read_text())
+        device = report["devices"].get(backend, {}).get("device", "")
+        for b in report["boards"].values():
             if b["bundle"] == "tvm-default" and b["backend"] == backend:
-                tasks.update((t["workload"], t) for t in b["tasks"] if t["status"] != "missing")
+                tasks.update((t["workload"], {**t, "device": device}) for t in b["tasks"] if t["status"] != "missing")
     return tasks
+
+
+def _has_vendor(task: dict) -> bool:
+    """Whether the task has a vendor speedup: timed beside it, or from the vendor figure its
+    machine timed once (``harness/vendor_ratio.py``), in which case no vendor time is listed."""
+    return task.get("speedup", {}).get("vendor") is not None
+
+
+def _by_device(board: list[dict]) -> dict[str, dict]:
+    """Per device: what was measured there, its Correct@1, the default schedule against itself
+    and the vendor figures. A vendor speedup is a property of one GPU, so it is never pooled
+    across devices; the default against itself is a harness check, meaningful on each."""
+    from evaluator import scoring
+
+    out = {}
+    for device in sorted({t["device"] for t in board}):
+        mine = [t for t in board if t["device"] == device]
+        speedups = [t["speedup"]["tvm-default"] for t in mine
+                    if t["status"] == "correct" and t.get("speedup", {}).get("tvm-default") is not None]
+        out[device] = {"tasks": len(mine), "summary": scoring.summarize(mine),
+                       "summary_vendor": scoring.summarize(mine, baseline="vendor"),
+                       "median_speedup_vs_tvm_default": statistics.median(speedups) if speedups else None,
+                       "speedup_range": [min(speedups), max(speedups)] if speedups else None,
+                       "vendor_tasks": sum(_has_vendor(t) for t in mine)}
+    return out
 
 
 def _reference_bytes(w) -> int:
@@ -517,13 +546,14 @@ def cmd_merge(args) -> int:
     board = [tasks[w.id] for w in public if w.id in tasks]
     speedups = [t["speedup"]["tvm-default"] for t in board
                 if t["status"] == "correct" and t.get("speedup", {}).get("tvm-default") is not None]
-    vendor = [t for t in board if "vendor" in t.get("times", {})]
+    vendor = [t for t in board if _has_vendor(t)]
     by_status = dict(collections.Counter(t["status"] for t in board))
     last = reports[-1]
     report = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend,
               "command": f"bench/gpu_matrix.py plan/pack/measure/render per chunk; merge --backend {args.backend}",
               "parts": [f.name for f in parts], "machine": last["machine"], "pack": last["pack"],
-              "protocol": last["protocol"], "devices": last["devices"],
+              "protocol": last["protocol"], "devices": sorted({t["device"] for t in board}),
+              "by_device": _by_device(board),
               "build_s": sum(r["build_s"] for r in reports), "measure_s": sum(r["measure_s"] for r in reports),
               "public_tasks": len(public), "measured": len(board), "by_status": by_status,
               "summary": scoring.summarize(board), "summary_vendor": scoring.summarize(board, baseline="vendor"),
@@ -541,7 +571,8 @@ def _merged_markdown(r: dict) -> str:
     s, v, m = r["summary"], r["summary_vendor"], r["machine"]
     missing = [w for w, why in r["left_out"].items() if why == "not measured yet"]
     lines = [f"# tvm-default over the public suite on {r['backend']} — {r['date']}", "",
-             f"Measured on: {m.get('gpu', '?')}; {m['platform']}; CuPy {m.get('cupy', '–')}, PyTorch "
+             f"Measured on: {' and '.join(r['devices']) or m.get('gpu', '?')}; the last chunk's machine: "
+             f"{m['platform']}; CuPy {m.get('cupy', '–')}, PyTorch "
              f"{m.get('torch', '–')}, TVM {m.get('tvm', '–')} (runtime only). Built for {r['pack']['arch']} on "
              f"{r['pack']['build_machine']}.",
              f"Command: `{r['command']}`; {len(r['parts'])} chunks ({', '.join(r['parts'])}); building "
@@ -558,20 +589,35 @@ def _merged_markdown(r: dict) -> str:
              f"- Median speedup of the default schedule against itself: "
              f"{_fmt(r['median_speedup_vs_tvm_default'], '.3f')} (range "
              f"{' – '.join(_fmt(x, '.2f') for x in r['speedup_range'] or [None, None])}).",
-             f"- Vendor (PyTorch) timed on {r['vendor_tasks']} tasks; vendor Fast@1.0 {v['fast@1.0']:.3f}, geomean "
-             f"× vendor (correct) {_fmt(v['geomean_correct'], '.3f')}.",
+             (f"- A vendor (PyTorch) speedup on {r['vendor_tasks']} tasks; vendor Fast@1.0 {v['fast@1.0']:.3f}, "
+              f"geomean × vendor (correct) {_fmt(v['geomean_correct'], '.3f')}." if len(r["by_device"]) < 2 else
+              f"- A vendor (PyTorch) speedup on {r['vendor_tasks']} tasks: per device below."),
              f"- Not measured: {len(r['left_out'])} ({len(missing)} not measured yet; "
              f"{len(r['left_out']) - len(missing)} L3 graphs without a tvm-default entry).", ""]
+    if len(r["by_device"]) > 1:
+        lines += ["Chunks were measured on more than one GPU; vendor figures are each device's own, never pooled:", "",
+                  "| device | tasks | Correct@1 | default vs itself: median (range) | with a vendor speedup "
+                  "| geomean × vendor |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for device, d in r["by_device"].items():
+            vendor = d["summary_vendor"]["geomean_correct"] if d["vendor_tasks"] else None
+            lines.append(f"| {device} | {d['tasks']} | {d['summary']['correct@1']:.3f} | "
+                         f"{_fmt(d['median_speedup_vs_tvm_default'], '.3f')} "
+                         f"({' – '.join(_fmt(x, '.2f') for x in d['speedup_range'] or [None, None])}) | "
+                         f"{d['vendor_tasks']} | {_fmt(vendor, '.3f')} |")
+        lines.append("")
     if missing:
         lines += ["Not measured yet: " + ", ".join(f"`{w}`" for w in missing[:400]) +
                   (" …" if len(missing) > 400 else ""), ""]
-    lines += ["## Tasks", "",
-              "| task | status | candidate µs | tvm-default µs | vendor µs | × tvm-default | × vendor |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
+    names = {d: f"D{i + 1}" for i, d in enumerate(r["by_device"])}
+    lines += ["## Tasks", "", "Device: " + "; ".join(f"{n} = {d}" for d, n in names.items()) + ".", "",
+              "| task | device | status | candidate µs | tvm-default µs | vendor µs | × tvm-default | × vendor |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for t in r["tasks"]:
         us = {k: _fmt(x["median_s"] * 1e6, ".1f") for k, x in t.get("times", {}).items()}
         sp = t.get("speedup", {})
-        lines.append(f"| {t['workload']} | {t['status']} | {us.get('candidate', '–')} | {us.get('tvm-default', '–')} "
+        lines.append(f"| {t['workload']} | {names[t['device']]} | {t['status']} | {us.get('candidate', '–')} "
+                     f"| {us.get('tvm-default', '–')} "
                      f"| {us.get('vendor', '–')} | {_fmt(sp.get('tvm-default'))} | {_fmt(sp.get('vendor'))} |")
     return "\n".join(lines) + "\n"
 
