@@ -207,6 +207,8 @@ class Builder:
 
     def _child(self, step: str, request: m.Message, scratch: Path, env: dict | None = None,
                pass_fds: tuple[int, ...] = ()) -> ChildProcess:
+        """A step's process; ``env``: its environment beyond the cleared one (a build step's from
+        the builder, ``build_env``; a run step's from the runner, ``child_env``)."""
         if self.stopped.is_set():
             raise Stopped(f"stopped before the {step} step")
         child = ChildProcess(step, request, scratch, env=env or {}, sandbox=self.sandbox, pass_fds=pass_fds)
