@@ -207,10 +207,11 @@ class Builder:
 
     def _child(self, step: str, request: m.Message, scratch: Path, env: dict | None = None,
                pass_fds: tuple[int, ...] = ()) -> ChildProcess:
+        """A step's process; ``env``: its environment beyond the cleared one (a build step's from
+        the builder, ``build_env``; a run step's from the runner, ``child_env``)."""
         if self.stopped.is_set():
             raise Stopped(f"stopped before the {step} step")
-        child = ChildProcess(step, request, scratch, env={**self.backend.child_env(), **(env or {})},
-                             sandbox=self.sandbox, pass_fds=pass_fds)
+        child = ChildProcess(step, request, scratch, env=env or {}, sandbox=self.sandbox, pass_fds=pass_fds)
         with self._steps_lock:
             self._steps.add(child)
         if self.stopped.is_set():  # stop() ran while this one started
@@ -252,7 +253,7 @@ class Builder:
             artifact=artifact_name, launch=cand.launch, tensors=tuple(m.TensorSpec(**t) for t in w.signature()))
         t0 = time.perf_counter()
         if child is None:
-            child = self._child("build", request, scratch)
+            child = self._child("build", request, scratch, env=self.backend.build_env())
             if step is not None:
                 step.started(child)
         else:
@@ -620,7 +621,7 @@ class Pipeline(Builder):
         else:
             env.update(self.backend.prepare_run(scratch, limit_s))
             fds = (kept.arena_fd,) if kept is not None else tuple(a.fd for a in arenas.values())
-            child = self._child("serve", req, scratch, env=env, pass_fds=fds)
+            child = self._child("serve", req, scratch, env={**self.backend.child_env(), **env}, pass_fds=fds)
             if kept is not None:
                 kept.child = child
             else:

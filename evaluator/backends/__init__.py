@@ -1,21 +1,25 @@
 """Backend registry. A backend that is not present on this machine is reported unavailable
-with its reason — never silently skipped."""
+with its reason — never silently skipped. ``get_backend`` gives both halves (a machine with the
+device); ``get_builder`` the build half alone (a compile farm's build worker)."""
 
 from __future__ import annotations
 
 from evaluator.backends import rpc
-from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
-from evaluator.backends.cpu_llvm import CpuLlvm
-from evaluator.backends.cuda import Cuda
-from evaluator.backends.opencl import OpenCL
+from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel, TargetBuilder
+from evaluator.backends.cpu_llvm import CpuLlvm, CpuLlvmBuilder
+from evaluator.backends.cuda import Cuda, CudaBuilder
+from evaluator.backends.opencl import OpenCL, OpenCLBuilder
 from evaluator.backends.rpc import KEY_RE as RPC_KEY_RE
-from evaluator.backends.rpc import RpcBackend
+from evaluator.backends.rpc import RpcBackend, RpcBuilder
 from evaluator.vocabulary import BackendKind
 
-__all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "get_backend", "get_builder",
-           "infos", "name_problem"]
+__all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "BUILDERS", "get_backend",
+           "get_builder", "infos", "name_problem"]
 
 BACKENDS: dict[str, type[Backend]] = {BackendKind.CPU_LLVM: CpuLlvm, BackendKind.OPENCL: OpenCL, BackendKind.CUDA: Cuda}
+# each backend's build half alone (a base of its backend), for ``get_builder``
+BUILDERS: dict[str, type[TargetBuilder]] = {BackendKind.CPU_LLVM: CpuLlvmBuilder, BackendKind.OPENCL: OpenCLBuilder,
+                                            BackendKind.CUDA: CudaBuilder}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
 PLANNED: dict[str, str] = {}
 
@@ -32,6 +36,7 @@ def name_problem(name: str) -> str:
 
 
 def get_backend(name: str) -> Backend:
+    """Both halves of backend ``name``, whose device is here (a remote board's is reached from here)."""
     if name in BACKENDS:
         backend = BACKENDS[name]()
         why = backend.unavailable()
@@ -40,19 +45,25 @@ def get_backend(name: str) -> Backend:
         return backend
     if name.startswith("rpc:"):  # a remote board, by its key with the RPC tracker
         return RpcBackend(name.removeprefix("rpc:"))
+    raise _not_a_backend(name)
+
+
+def get_builder(name: str, target: dict | None = None) -> TargetBuilder:
+    """A backend's build half alone (its target and compiler), on a machine that need not have
+    its device: a compile farm's build worker. ``target``: the device's TVM target, when it is
+    not here (cuda: ``{"arch": "sm_90", "host": {...}}``)."""
+    if name in BUILDERS:
+        return BUILDERS[name].for_target(target)
+    if name.startswith("rpc:"):  # a remote board's target is configured here (EKB_RPC_TARGETS)
+        return RpcBuilder(name.removeprefix("rpc:"))
+    raise _not_a_backend(name)
+
+
+def _not_a_backend(name: str) -> BackendUnavailable:
     if name in PLANNED:
-        raise BackendUnavailable(f"backend {name!r} is unavailable: {PLANNED[name]}")
-    raise BackendUnavailable(f"unknown backend {name!r}; known: {sorted(BACKENDS) + sorted(PLANNED)} "
-                             "and rpc:<key> for a remote board")
-
-
-def get_builder(name: str, target: dict | None = None) -> Backend:
-    """A backend's build half (its target and compiler), on a machine that need not have its
-    device: a compile farm's build worker. ``target``: the device's TVM target, when it is not
-    here (cuda: ``{"arch": "sm_90", "host": {...}}``)."""
-    if name in BACKENDS:
-        return BACKENDS[name].for_target(target)
-    return get_backend(name)  # a remote board's target comes from its tracker
+        return BackendUnavailable(f"backend {name!r} is unavailable: {PLANNED[name]}")
+    return BackendUnavailable(f"unknown backend {name!r}; known: {sorted(BACKENDS) + sorted(PLANNED)} "
+                              "and rpc:<key> for a remote board")
 
 
 def infos() -> list[BackendInfo]:

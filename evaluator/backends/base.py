@@ -1,11 +1,13 @@
 """The backend interface: what the harness needs from a compile target and its device.
 
 A backend has two halves, in the shape of TVM MetaSchedule's builder and runner: a
-:class:`TargetBuilder` (``target``, ``build``, the tvm-default policy) runs where TVM's compiler
-is; a :class:`DeviceRunner` (``device``, ``load``, the vendor call, peaks) runs where the kernel
-is measured — for ``rpc:<key>`` or a compile farm those are different machines. The harness
-only ever talks to these interfaces, so adding ``opencl``, ``cuda`` or a remote board means
-adding one module here and registering it.
+:class:`TargetBuilder` (``target``, ``build``, the tvm-default policy, the vendor call's spec)
+runs where TVM's compiler is; a :class:`DeviceRunner` (``device``, ``load``, the vendor kernel,
+peaks) runs where the kernel is measured — for ``rpc:<key>`` or a compile farm those are
+different machines. Each concrete backend is the two composed (``class Cuda(CudaBuilder,
+CudaRunner, Backend)``); a compile farm's build worker holds the builder alone
+(``backends.get_builder``). The harness only ever talks to these interfaces, so adding
+``opencl``, ``cuda`` or a remote board means adding one module here and registering it.
 """
 
 from __future__ import annotations
@@ -89,12 +91,16 @@ class _VendorCall(Kernel):
 
 class TargetBuilder(ABC):
     """The target-and-builder half of a backend (MetaSchedule's builder): what code is built for,
-    how it is built, and how the tvm-default baseline is made. It needs TVM's compiler, not the
-    device: a compile farm's build worker holds this half only (``backends.get_builder``)."""
+    how it is built, how the tvm-default baseline is made, and which vendor call a workload has.
+    It needs TVM's compiler, not the device: a compile farm's build worker holds this half only
+    (``backends.get_builder``), and nothing on the build path asks the runner half."""
 
     name: str
     # how the tvm-default baseline is made (a GPU backend sets its own: baselines.policy.Dlight)
     baseline: BaselinePolicy = CpuRules()
+    # Whether NumPy/OpenBLAS on the host CPU (the ``vendor`` baseline) is this backend's vendor
+    # library; a backend without one sets False and its tasks have no vendor speedup.
+    vendor_baseline: bool = True
 
     @classmethod
     def for_target(cls, target: dict | None) -> "TargetBuilder":
@@ -103,9 +109,6 @@ class TargetBuilder(ABC):
         this machine's own, whatever is asked; a backend whose device can be elsewhere (cuda)
         takes it from ``target``."""
         return cls()
-
-    # the target keys that decide whether code built for one device runs on another
-    TARGET_KEYS = ("kind", "arch", "mcpu", "mtriple", "mattr")
 
     @abstractmethod
     def target(self) -> dict:
@@ -130,6 +133,19 @@ class TargetBuilder(ABC):
         canonical = getattr(w, "canonical_module", None)
         return bool(canonical and linkage.registry_calls(canonical()))
 
+    def vendor_spec(self, w) -> dict | None:
+        """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
+        (None: no vendor baseline for it here). By default the pattern's NumPy call. A fact of the
+        workload and the backend, not of the device: the build side decides it where the pattern
+        files are, and a compile farm hands it to the measurement machine (``WorkloadSpec``)."""
+        if not (w.has_vendor and self.vendor_baseline):
+            return None
+        return {"pattern": w.pattern.id, "params": w.params, "module": pattern_module(w.pattern)}
+
+    def build_env(self) -> dict[str, str]:
+        """Environment the build step needs (it starts with a cleared environment)."""
+        return {}
+
     # --- the tvm-default baseline: the backend's policy (baselines/policy.py) ---------------
     def default_module(self, canonical, workload=None):
         """The canonical module scheduled the way TVM's default path does for this backend
@@ -149,13 +165,13 @@ class TargetBuilder(ABC):
 
 class DeviceRunner(ABC):
     """The device-and-runner half of a backend (MetaSchedule's runner): the device and whether it
-    is here, loading artifacts in the run step, the vendor call, the device's peaks, and what the
-    sandbox must let through to it."""
+    is here, loading artifacts in the run step, the vendor kernel, the device's peaks, and what
+    the sandbox must let through to it. It never builds: what it needs of a target (its own
+    device's) it says itself (``device_target``)."""
 
     name: str
-    # Whether NumPy/OpenBLAS on the host CPU (the ``vendor`` baseline) is this backend's vendor
-    # library; a backend without one sets False and its tasks have no vendor speedup.
-    vendor_baseline: bool = True
+    # the target keys that decide whether code built for one device runs on another
+    TARGET_KEYS = ("kind", "arch", "mcpu", "mtriple", "mattr")
     # Whether kernels run on host memory, so the run step hands them the arena's bytes directly
     # (zero-copy); otherwise each slot has device tensors, filled and read back on command.
     host_memory: bool = False
@@ -170,6 +186,12 @@ class DeviceRunner(ABC):
     @abstractmethod
     def info(self) -> BackendInfo: ...
 
+    @abstractmethod
+    def device_target(self) -> dict:
+        """The TVM target (JSON form) of the device here: what ``info`` reports and what an
+        artifact's target is compared with (``runs_target``). The runner's own, not the builder's:
+        a backend built for a device elsewhere must not make this one look like it."""
+
     def unavailable(self) -> str:
         """Why this backend cannot run on this machine ("" when it can); ``get_backend`` then
         refuses it with that reason."""
@@ -178,7 +200,7 @@ class DeviceRunner(ABC):
     def runs_target(self, built_for: dict) -> str:
         """Why an artifact built for ``built_for`` cannot run on this machine's device ("" when it
         can): a compile farm's artifacts are measured where the device is."""
-        here = self.target()
+        here = self.device_target()
         differ = [k for k in self.TARGET_KEYS if here.get(k) != built_for.get(k)]
         if not differ:
             return ""
@@ -204,15 +226,8 @@ class DeviceRunner(ABC):
 
         return tvm.runtime.from_dlpack(view)
 
-    def vendor_spec(self, w) -> dict | None:
-        """What the run step needs to make the ``vendor`` call for workload ``w`` on this backend
-        (None: no vendor baseline for it here). By default the pattern's NumPy call."""
-        if not (w.has_vendor and self.vendor_baseline):
-            return None
-        return {"pattern": w.pattern.id, "params": w.params, "module": pattern_module(w.pattern)}
-
     def vendor_kernel(self, spec: dict) -> Kernel:
-        """Run half: the vendor library's call for ``vendor_spec``'s spec, as a kernel that
+        """The vendor library's call for the builder's ``vendor_spec``, as a kernel that
         takes this backend's input tensors (by default the pattern's NumPy call)."""
         # a step imports the suite only for a vendor call (and then this pattern's file alone)
         from evaluator.suite.base import Workload, WorkloadDef
@@ -231,7 +246,7 @@ class DeviceRunner(ABC):
         return measure_cpu()
 
     def child_env(self) -> dict[str, str]:
-        """Environment the build and run steps need (they start with a cleared environment)."""
+        """Environment the run steps need (they start with a cleared environment)."""
         return {}
 
     def device_paths(self) -> DevicePaths:
@@ -246,5 +261,7 @@ class DeviceRunner(ABC):
 
 
 class Backend(TargetBuilder, DeviceRunner):
-    """A backend: both halves, for one kind of device. Adding ``opencl``, ``cuda`` or a remote
-    board means adding one module here and registering it."""
+    """A backend: both halves, for one kind of device, on a machine that has it. A concrete one
+    is its builder and its runner composed, with nothing of its own beyond the glue
+    (``class CpuLlvm(CpuLlvmBuilder, CpuLlvmRunner, Backend)``). Adding ``opencl``, ``cuda`` or a
+    remote board means adding one module here and registering it."""

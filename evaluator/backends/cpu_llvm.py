@@ -2,6 +2,9 @@
 
 It also takes ``c-source`` entries: a C function compiled by the system C compiler into a shared
 library (``c_source.py``) and called through ctypes on the harness's own buffers.
+
+:class:`CpuLlvmBuilder` builds for this host's ISA level; :class:`CpuLlvmRunner` loads and runs on
+this host's CPU; :class:`CpuLlvm` is the two.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import platform
 from functools import cache
 
 from evaluator.backends import c_source
-from evaluator.backends.base import Backend, BackendInfo, Kernel
+from evaluator.backends.base import Backend, BackendInfo, DeviceRunner, Kernel, TargetBuilder
 from evaluator.vocabulary import BackendKind
 
 # x86-64 micro-architecture levels (the psABI's): the highest level whose flags the host has.
@@ -78,17 +81,11 @@ class _CpuKernel(Kernel):
         return lambda: float(evaluator(*args).results[0])
 
 
-class CpuLlvm(Backend):
-    name = BackendKind.CPU_LLVM
-    host_memory = True
-    max_slots = 1024  # zero-copy views of the arena: a slot costs nothing to set up
+class CpuLlvmBuilder(TargetBuilder):
+    """Builds for this host's CPU (its ISA level, never ``-mcpu=native``): TVM's LLVM code, or a
+    ``c-source`` entry with the system C compiler."""
 
-    def info(self) -> BackendInfo:
-        model, _ = _cpuinfo()
-        target = self.target()
-        arch = target.get("mcpu") or target.get("mtriple") or platform.machine()
-        return BackendInfo(self.name, True, "", f"{model} ({target['num-cores']} cores)", arch,
-                           target)
+    name = BackendKind.CPU_LLVM
 
     def target(self) -> dict:
         return host_target()
@@ -99,15 +96,34 @@ class CpuLlvm(Backend):
         ex = tvm.compile(mod, target=tvm.target.Target(self.target()))
         ex.export_library(path)
 
-    def device(self):
-        import tvm  # heavy: TVM is imported on use, never with this module
-
-        return tvm.cpu(0)
-
     def build_source(self, fmt: str, source: str, launch: dict, tensors: list[dict], path: str) -> None:
         if fmt != "c-source":
             return super().build_source(fmt, source, launch, tensors, path)
         c_source.build(source, launch, tensors, path, c_source.march(self.target()))
+
+
+class CpuLlvmRunner(DeviceRunner):
+    """Loads and runs on this host's CPU: TVM's libraries in its thread pool, C kernels through
+    ctypes, both on the arena's own memory."""
+
+    name = BackendKind.CPU_LLVM
+    host_memory = True
+    max_slots = 1024  # zero-copy views of the arena: a slot costs nothing to set up
+
+    def device_target(self) -> dict:
+        return host_target()
+
+    def info(self) -> BackendInfo:
+        model, _ = _cpuinfo()
+        target = self.device_target()
+        arch = target.get("mcpu") or target.get("mtriple") or platform.machine()
+        return BackendInfo(self.name, True, "", f"{model} ({target['num-cores']} cores)", arch,
+                           target)
+
+    def device(self):
+        import tvm  # heavy: TVM is imported on use, never with this module
+
+        return tvm.cpu(0)
 
     def load(self, path: str, graph: bool) -> Kernel:
         if c_source.is_artifact(path):
@@ -117,3 +133,7 @@ class CpuLlvm(Backend):
         import tvm  # only for TVM's own libraries: a C kernel's process never loads TVM
 
         return _CpuKernel(tvm.runtime.load_module(path), self.device(), graph)
+
+
+class CpuLlvm(CpuLlvmBuilder, CpuLlvmRunner, Backend):
+    """The host CPU, built for and run on here."""

@@ -1,12 +1,13 @@
 """``cuda``: NVIDIA GPUs through TVM's CUDA code generator.
 
-Build half (any machine; no GPU, driver or nvcc needed): TVM emits CUDA C for the device
-functions and LLVM code for the host side; ``export_library`` embeds the CUDA C in the library.
-Run half (a machine with the NVIDIA driver): the CUDA C is compiled to a cubin when the library
-is loaded (NVRTC, through TVM's ``tvm_callback_cuda_compile``, with the device's arch and a cache
-keyed by the source), CuPy provides CUDA events, the L2 flush and NVRTC for ``cuda-source``
-entries, and PyTorch (cuBLAS/cuDNN) is the ``vendor`` baseline. The run half works with a
-runtime-only TVM (``TVM_USE_RUNTIME_LIB=1``), as on a measurement machine.
+:class:`CudaBuilder` (any machine; no GPU, driver or nvcc needed, given the target's arch): TVM
+emits CUDA C for the device functions and LLVM code for the host side; ``export_library`` embeds
+the CUDA C in the library. :class:`CudaRunner` (a machine with the NVIDIA driver): the CUDA C is
+compiled to a cubin when the library is loaded (NVRTC, through TVM's ``tvm_callback_cuda_compile``,
+with the device's arch and a cache keyed by the source), CuPy provides CUDA events, the L2 flush
+and NVRTC for ``cuda-source`` entries, and PyTorch (cuBLAS/cuDNN) is the ``vendor`` baseline. The
+runner works with a runtime-only TVM (``TVM_USE_RUNTIME_LIB=1``), as on a measurement machine.
+:class:`Cuda` is the two, for a machine with the GPU.
 
 Timing (``DeviceClock``): every timed call is preceded by a write of twice the L2 size, which is
 not timed, and bracketed by its own pair of CUDA events; the flush keeps the GPU busy while the
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, DeviceRunner, Kernel, TargetBuilder
 from evaluator.backends.cpu_llvm import host_target
 from evaluator.backends.peaks import cache_dir
 from evaluator.baselines import vendor_torch
@@ -89,6 +90,18 @@ def _missing_packages() -> str:
     if importlib.util.find_spec("cupy") is None:
         return "CuPy is not installed (the cuda backend times with CUDA events and runs cuda-source through it)"
     return ""
+
+
+def why_unavailable() -> str:
+    """Why this machine cannot run cuda kernels ("" when it can)."""
+    why, _ = driver()
+    return why or _missing_packages()
+
+
+def gpu_target(arch: str, limits: dict, host: dict | None = None) -> dict:
+    """The TVM target of a GPU: what TVM's own device detection gives (arch and per-block
+    limits), plus the host's."""
+    return {"kind": "cuda", "arch": arch, **limits, "host": host or _host_target()}
 
 
 # --- TVM's CUDA runtime ----------------------------------------------------------------------
@@ -381,11 +394,11 @@ def check_signature(source: str, entry: str, tensors: list[dict], shape_args: li
                              f"('{sorted(want)[0]}*')")
 
 
-# --- the backend -----------------------------------------------------------------------------
+# --- the backend: its builder and its runner --------------------------------------------------
 
-class Cuda(Backend):
-    """``arch``/``host``: build for that GPU arch and host target without asking the driver (a
-    build machine without a GPU, building for a measurement machine)."""
+class CudaBuilder(TargetBuilder):
+    """``arch``/``host``/``limits``: build for that GPU arch and host target without asking the
+    driver (a build machine without a GPU, building for a measurement machine)."""
 
     name = BackendKind.CUDA
     vendor_baseline = False  # NumPy on the host is no GPU library; PyTorch is (vendor_spec)
@@ -393,10 +406,9 @@ class Cuda(Backend):
 
     def __init__(self, arch: str | None = None, host: dict | None = None, limits: dict | None = None):
         self._arch, self._host, self._limits = arch, host, limits
-        self._clock = None
 
     @classmethod
-    def for_target(cls, target: dict | None) -> "Cuda":
+    def for_target(cls, target: dict | None) -> "CudaBuilder":
         """Builds for the GPU ``target`` names (its ``arch``, e.g. sm_90, and ``host``), which
         need not be here; without one, for this machine's GPU."""
         if not target:
@@ -409,23 +421,8 @@ class Cuda(Backend):
         return cls(arch=target["arch"], host=host if isinstance(host, dict) else None,
                    limits={**LIMITS, **limits})
 
-    # --- availability ----------------------------------------------------------------------
-    def device_paths(self) -> DevicePaths:
-        return DevicePaths(nvidia_device_nodes(), driver_library_dirs())
-
-    def unavailable(self) -> str:
-        why, _ = driver()
-        return why or _missing_packages()
-
-    def info(self) -> BackendInfo:
-        why, facts = driver()
-        why = why or _missing_packages()
-        target = self.target() if self._arch or not why else {}
-        device = f"{facts['name']} ({facts['sms']} SMs, L2 {facts['l2_bytes'] >> 20} MiB)" if facts else ""
-        return BackendInfo(self.name, not why, why, device, target.get("arch", ""), target)
-
     def target(self) -> dict:
-        """What TVM's own device detection gives (arch and per-block limits), plus the host."""
+        """The given arch and limits, else this machine's GPU's (the driver's), plus the host."""
         arch, limits = self._arch, self._limits or LIMITS
         if arch is None:
             why, facts = driver()
@@ -433,9 +430,8 @@ class Cuda(Backend):
                 raise BackendUnavailable(f"backend 'cuda' is unavailable: {why}; pass an explicit arch "
                                          "to build for a GPU elsewhere")
             arch, limits = facts["arch"], facts["limits"]
-        return {"kind": "cuda", "arch": arch, **limits, "host": self._host or _host_target()}
+        return gpu_target(arch, limits, self._host)
 
-    # --- build half --------------------------------------------------------------------------
     def compile(self, mod):
         """The compiled module (host code plus the embedded CUDA C; see ``cuda_sources``)."""
         import tvm  # heavy: TVM is imported on use, never with this module
@@ -463,16 +459,52 @@ class Cuda(Backend):
                "shape": raw_source.shape_values(launch),
                "grid": list(launch["grid"]), "block": list(launch["block"]),
                "shared_bytes": int(launch.get("shared_bytes", 0) or 0)}
-        if not self.unavailable():  # a GPU here: compile now, so a compile error is a build error
+        if not why_unavailable():  # a GPU here: compile now, so a compile error is a build error
             _RawKernel(doc, clock=None)
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f)
 
-    # --- run half ----------------------------------------------------------------------------
+    def vendor_spec(self, w) -> dict | None:
+        if w.pattern.id not in vendor_torch.CALLS:
+            return None
+        return {"pattern": w.pattern.id, "params": w.params}
+
+    def registry_calls(self, w) -> bool:
+        return True  # a CUDA host library launches its device kernels through the registry
+
+
+class CudaRunner(DeviceRunner):
+    """This machine's GPU (device 0): loading, the CUDA-event clock, PyTorch as the vendor call,
+    the peaks, and the driver's nodes and libraries for the sandbox."""
+
+    name = BackendKind.CUDA
+
+    def __init__(self):
+        self._clock = None
+
+    def device_paths(self) -> DevicePaths:
+        return DevicePaths(nvidia_device_nodes(), driver_library_dirs())
+
+    def unavailable(self) -> str:
+        return why_unavailable()
+
+    def device_target(self) -> dict:
+        why, facts = driver()
+        if why:
+            raise BackendUnavailable(f"backend 'cuda' is unavailable: {why}")
+        return gpu_target(facts["arch"], facts["limits"])
+
+    def info(self) -> BackendInfo:
+        why, facts = driver()
+        why = why or _missing_packages()
+        target = {} if why else self.device_target()
+        device = f"{facts['name']} ({facts['sms']} SMs, L2 {facts['l2_bytes'] >> 20} MiB)" if facts else ""
+        return BackendInfo(self.name, not why, why, device, target.get("arch", ""), target)
+
     def device(self):
         import tvm  # heavy: TVM is imported on use, never with this module
 
-        _runtime(self.target()["arch"])
+        _runtime(self.device_target()["arch"])
         return tvm.cuda(0)
 
     def clock(self) -> DeviceClock:
@@ -498,14 +530,6 @@ class Cuda(Backend):
         dev = self.device()
         return _TvmKernel(tvm.runtime.load_module(path), dev, graph, self.clock())
 
-    def vendor_spec(self, w) -> dict | None:
-        if w.pattern.id not in vendor_torch.CALLS:
-            return None
-        return {"pattern": w.pattern.id, "params": w.params}
-
-    def registry_calls(self, w) -> bool:
-        return True  # a CUDA host library launches its device kernels through the registry
-
     def vendor_kernel(self, spec: dict) -> Kernel:
         """PyTorch on the GPU (``evaluator/baselines/vendor_torch.py``) over the slot's tensors."""
         fn = vendor_torch.call(spec["pattern"], spec["params"])
@@ -520,6 +544,15 @@ class Cuda(Backend):
 
     def measure_peaks(self) -> dict:
         return measure_gpu(self.clock())
+
+
+class Cuda(CudaBuilder, CudaRunner, Backend):
+    """Both halves: built for ``arch``/``host``/``limits`` when given (see :class:`CudaBuilder`),
+    else for this machine's GPU, and run on this machine's GPU."""
+
+    def __init__(self, arch: str | None = None, host: dict | None = None, limits: dict | None = None):
+        CudaBuilder.__init__(self, arch, host, limits)
+        CudaRunner.__init__(self)
 
 
 def _unbound_functions(mod) -> list[str]:

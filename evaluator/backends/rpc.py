@@ -15,13 +15,13 @@ Settings (environment of the evaluating process):
   the emulator's. Their ``BackendInfo`` says ``emulated`` and the device is
   ``<arch> under qemu-user <version> on <this CPU>``; the leaderboard never ranks their times.
 
-Build half (here): ``tvm.compile`` for the board's target; a target whose triple is not this
+:class:`RpcBuilder` (here): ``tvm.compile`` for the board's target; a target whose triple is not this
 machine's is linked with ``<triple>-gcc`` (Debian ``gcc-aarch64-linux-gnu`` for aarch64) through
 ``tvm.support.cc.cross_compiler``. The ``tvm-default`` baseline is the CPU rule set (the base
 class's), as for ``cpu-llvm``. There is no ``vendor`` baseline on a board and no measured peak
 (so no roofline fraction): this machine's NumPy would time the wrong device.
 
-Run half, and why it stays in the sandbox: the kernel runs on the board, but the run step talks
+:class:`RpcRunner`, and why its run step stays in the sandbox: the kernel runs on the board, but the run step talks
 TVM's RPC protocol with a peer that executes submitted code — a kernel can take over its session
 process and answer with crafted messages, and TVM's client was never meant to face a hostile
 peer. So the run step is sandboxed exactly like ``cpu-llvm``'s (no network at all). The
@@ -36,7 +36,7 @@ Every wait has a limit: tracker and board connections (``CONNECT_S``), the queue
 board (``EKB_RPC_WAIT_S``), the step's own wall clock (the harness), a session limit the board
 enforces (the step's limit and ``SESSION_MARGIN_S``: a kernel that never returns holds the board
 no longer), and TCP keepalive on the board connection. A tracker or board that is
-gone raises :class:`RemoteUnavailable`.
+gone raises :class:`RemoteUnavailable`. :class:`RpcBackend` is the two.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ import threading
 import time
 from pathlib import Path
 
-from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, DeviceRunner, Kernel, TargetBuilder
 from evaluator.backends.cpu_llvm import _cpuinfo, _CpuKernel, host_target
 
 TRACKER_ENV = "EKB_RPC_TRACKER"
@@ -428,8 +428,45 @@ class _RemoteKernel(_CpuKernel):
             raise
 
 
-class RpcBackend(Backend):
+def _board_key(key: str) -> str:
+    if not KEY_RE.fullmatch(key):
+        raise BackendUnavailable(f"backend 'rpc:{key}': a board key is 1-64 characters of "
+                                 "A-Z a-z 0-9 . _ -")
+    return key
+
+
+class RpcBuilder(TargetBuilder):
+    """Builds for board ``key``'s configured target (``EKB_RPC_TARGETS``), cross-linked where its
+    triple is not this machine's."""
+
     vendor_baseline = False  # this machine's NumPy would time the wrong device
+
+    def __init__(self, key: str):
+        self.key = _board_key(key)
+        self.name = f"rpc:{key}"
+
+    def target(self) -> dict:
+        return board_target(self.key)
+
+    def build_env(self) -> dict[str, str]:
+        # the step starts with a cleared environment: it gets this board's target only
+        return {TARGETS_ENV: json.dumps({self.key: self.target()})}
+
+    def build(self, mod, path: str) -> None:
+        # heavy: TVM is imported on use, never with this module
+        import tvm
+        from tvm.support import cc
+
+        target = self.target()
+        compiler = cross_compiler(target)
+        ex = tvm.compile(mod, target=tvm.target.Target(target))
+        ex.export_library(path, fcompile=cc.cross_compiler(compiler) if compiler else None)
+
+
+class RpcRunner(DeviceRunner):
+    """Board ``key``, through the tracker: a session opened by the evaluating process and relayed
+    into the sandboxed run step, which uploads the artifact and times it on the board."""
+
     # The board's rpc_server holds one session at a time: the candidate and the baselines share
     # the run step's process (the baselines load first) and the board's session process, as
     # they share the board itself; the parent still times every sample.
@@ -437,10 +474,7 @@ class RpcBackend(Backend):
     max_slots = 16
 
     def __init__(self, key: str):
-        if not KEY_RE.fullmatch(key):
-            raise BackendUnavailable(f"backend 'rpc:{key}': a board key is 1-64 characters of "
-                                     "A-Z a-z 0-9 . _ -")
-        self.key = key
+        self.key = _board_key(key)
         self.name = f"rpc:{key}"
         self._remote = None
         self._loaded = 0
@@ -450,8 +484,8 @@ class RpcBackend(Backend):
             self.max_slots = 2
 
     # --- description -------------------------------------------------------------------------
-    def target(self) -> dict:
-        return board_target(self.key)
+    def device_target(self) -> dict:
+        return board_target(self.key)  # configured, never asked of the board (see the top)
 
     def info(self) -> BackendInfo:
         try:
@@ -466,23 +500,12 @@ class RpcBackend(Backend):
 
     def child_env(self) -> dict[str, str]:
         # the steps start with a cleared environment: they get this board's target only
-        env = {TARGETS_ENV: json.dumps({self.key: self.target()})}
+        env = {TARGETS_ENV: json.dumps({self.key: self.device_target()})}
         if self.key in emulated_keys():
             env[EMULATED_ENV] = self.key
         return env
 
-    # --- build half --------------------------------------------------------------------------
-    def build(self, mod, path: str) -> None:
-        # heavy: TVM is imported on use, never with this module
-        import tvm
-        from tvm.support import cc
-
-        target = self.target()
-        compiler = cross_compiler(target)
-        ex = tvm.compile(mod, target=tvm.target.Target(target))
-        ex.export_library(path, fcompile=cc.cross_compiler(compiler) if compiler else None)
-
-    # --- run half: the evaluating process's side ---------------------------------------------
+    # --- the evaluating process's side -------------------------------------------------------
     def prepare_run(self, scratch: Path, limit_s: float) -> dict[str, str]:
         """Before the run step starts: take a board from the tracker, open the session and relay
         it into ``scratch``; returns the step's environment. Raises :class:`RemoteUnavailable`."""
@@ -493,7 +516,7 @@ class RpcBackend(Backend):
         relay = Relay(open_board(host, port, matchkey, session_s), Path(scratch) / "rpc.sock")
         return {CHANNEL_ENV: str(relay.path)}
 
-    # --- run half: inside the run step -------------------------------------------------------
+    # --- inside the run step -----------------------------------------------------------------
     def _session(self):
         if self._remote is None:
             # heavy: TVM is imported on use, never with this module
@@ -520,6 +543,14 @@ class RpcBackend(Backend):
         name = f"{self._loaded}-{Path(path).name}"  # bytes only: nothing is loaded here
         remote.upload(path, name)
         return _RemoteKernel(remote.load_module(name), self.device(), graph)
+
+
+class RpcBackend(RpcBuilder, RpcRunner, Backend):
+    """Board ``key``: built for here, run there."""
+
+    def __init__(self, key: str):
+        RpcBuilder.__init__(self, key)
+        RpcRunner.__init__(self, key)
 
 
 def _arch_of(target: dict) -> str:

@@ -100,7 +100,7 @@ def build(req: m.BuildRequest, chan) -> None:
     from evaluator.backends import get_builder
     from evaluator import formats
 
-    backend = get_builder(req.backend, req.target)
+    builder = get_builder(req.backend, req.target)  # the build half alone
     with open(req.canonical) as f:
         canonical = tvm.ir.load_json(f.read())
     with open(req.source, encoding="utf-8") as f:
@@ -109,7 +109,7 @@ def build(req: m.BuildRequest, chan) -> None:
     if formats.FORMATS[req.format].raw:
         t0 = time.perf_counter()
         try:
-            backend.build_source(req.format, source, req.launch, tensors, req.artifact)
+            builder.build_source(req.format, source, req.launch, tensors, req.artifact)
         except Exception as e:  # noqa: BLE001 - the submission's compile error
             _send(chan, m.BuildReply(ok=False, stage="build", error=_error_text(e)))
             return
@@ -117,13 +117,13 @@ def build(req: m.BuildRequest, chan) -> None:
         return
     t0 = time.perf_counter()
     try:
-        mod = formats.lower(req.format, source, canonical, default_layers=backend.default_layers)
+        mod = formats.lower(req.format, source, canonical, default_layers=builder.default_layers)
     except Exception as e:  # noqa: BLE001 - every failure to lower is the submission's compile error
         _send(chan, m.BuildReply(ok=False, stage="lower", error=_lower_error(e, req.format, source, canonical)))
         return
     t1 = time.perf_counter()
     try:
-        backend.build(mod, req.artifact)
+        builder.build(mod, req.artifact)
     except Exception as e:  # noqa: BLE001
         _send(chan, m.BuildReply(ok=False, stage="build", error=_error_text(e)))
         return

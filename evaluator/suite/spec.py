@@ -46,19 +46,20 @@ class WorkloadSpec:
     bytes: int
     inputs: tuple[Tensor, ...]
     outputs: tuple[Tensor, ...]
-    vendor: dict | None  # the backend's vendor call (``Backend.vendor_spec``), None without one
-    registry_calls: bool  # whether a kernel may call TVM registry functions (``Backend.registry_calls``)
+    vendor: dict | None  # the backend's vendor call (``TargetBuilder.vendor_spec``), None without one
+    registry_calls: bool  # whether a kernel may call TVM registry functions (``TargetBuilder.registry_calls``)
     references: dict[str, list[np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, w, backend, seeds: Sequence[int]) -> "WorkloadSpec":
-        """The spec of workload ``w`` for ``backend``, with the references of ``seeds``' sets."""
+    def of(cls, w, builder, seeds: Sequence[int]) -> "WorkloadSpec":
+        """The spec of workload ``w`` for a backend's ``builder`` (its build half: what it says of
+        the vendor call and registry calls), with the references of ``seeds``' sets."""
         refs = {}
         for seed in seeds:
             arrays = generate(w, seed)
             refs[inputs_digest(arrays)] = [np.asarray(o) for o in w.reference(arrays)]
         return cls(w.id, w.level, w.family, tuple(w.domains), w.hidden, int(w.flops), int(w.bytes),
-                   tuple(w.inputs), tuple(w.outputs), backend.vendor_spec(w), backend.registry_calls(w), refs)
+                   tuple(w.inputs), tuple(w.outputs), builder.vendor_spec(w), builder.registry_calls(w), refs)
 
     def signature(self) -> list[dict]:
         return [{**t.to_json(), "role": "input"} for t in self.inputs] + \

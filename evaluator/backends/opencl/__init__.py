@@ -18,12 +18,13 @@ Raw ``opencl-source`` entries become the same artifact: one kernel, the manifest
 and launch sizes, compiled at build time so that a compile error or an impossible work-group
 is reported as the entry's build error.
 
-Parts: ``backend.py`` (the backend: target, build, device, loading), ``lowering.py`` (a scheduled
-module or a model graph's Relax ``main`` to the JSON artifact), ``runtime.py`` (the run half:
-pyopencl only).
+Parts: ``backend.py`` (the backend: ``OpenCLBuilder``'s target and build, ``OpenCLRunner``'s
+device and loading, ``OpenCL`` the two), ``lowering.py`` (a scheduled module or a model graph's
+Relax ``main`` to the JSON artifact), ``runtime.py`` (the device through pyopencl only: the
+runner's, and the builder's compile check).
 """
 
-from evaluator.backends.opencl.backend import OpenCL
+from evaluator.backends.opencl.backend import OpenCL, OpenCLBuilder, OpenCLRunner
 from evaluator.backends.opencl.lowering import lower_to_artifact
 
-__all__ = ["OpenCL", "lower_to_artifact"]
+__all__ = ["OpenCL", "OpenCLBuilder", "OpenCLRunner", "lower_to_artifact"]

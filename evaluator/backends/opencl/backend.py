@@ -1,4 +1,6 @@
-"""The ``opencl`` backend: target, build (through ``lowering``), device and loading."""
+"""The ``opencl`` backend: :class:`OpenCLBuilder` (target, build through ``lowering``, the build
+step's compile check on the OpenCL platform here) and :class:`OpenCLRunner` (device, loading);
+:class:`OpenCL` is the two."""
 
 from __future__ import annotations
 
@@ -6,10 +8,9 @@ import json
 import os
 import re
 
-
 from evaluator.backends.opencl import runtime as ocl
 from evaluator.backends.opencl.lowering import _schedule_unbound, lower_to_artifact
-from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel
+from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, DeviceRunner, Kernel, TargetBuilder
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.ir.layered_trace import _is_graph
@@ -19,7 +20,28 @@ from evaluator.vocabulary import BackendKind
 ICD_VENDORS = "OCL_ICD_VENDORS"  # the ICD loader's platform list, where /etc/OpenCL/vendors is not it
 
 
-class OpenCL(Backend):
+def opencl_target() -> dict:
+    # TVM's generic OpenCL target (256 threads per work-group at most): every OpenCL device
+    # runs it, so one build serves PoCL and GPUs alike. Host code is never compiled here.
+    return {"kind": "opencl", "host": {"kind": "llvm"}}
+
+
+def steps_env() -> dict[str, str]:
+    """What the sandboxed steps need to find the device: the one chosen here, never a fallback,
+    and the platforms this ICD loader lists (a vendors directory named by OCL_ICD_VENDORS is
+    bound into them: ``OpenCLRunner.device_paths``). The build step compiles on it too."""
+    env = {ICD_VENDORS: os.environ[ICD_VENDORS]} if os.environ.get(ICD_VENDORS) else {}
+    try:
+        return {**env, ocl.DEVICE_ENV: ocl.runtime().identity}
+    except BackendUnavailable:
+        return env
+
+
+class OpenCLBuilder(TargetBuilder):
+    """Lowers to the JSON launch plan for the generic OpenCL target, then compiles it on the
+    OpenCL platform here (PoCL will do), so that the build step reports what the compiler says
+    and the run half's limits (launches, workspace) hold before anything is measured."""
+
     name = BackendKind.OPENCL
     vendor_baseline = False  # NumPy on the host is no OpenCL library; a vendor BLAS may come later
     # dlight; a model-graph function a trace leaves unnamed gets it too (``build`` applies it to
@@ -29,54 +51,12 @@ class OpenCL(Backend):
     baseline = Dlight("opencl", artifact={"artifact": [ocl.FORMAT, ocl.VERSION],
                                           "intermediate buffers": "one per allocation"}, unnamed="dlight")
 
-    def info(self) -> BackendInfo:
-        target = self.target()
-        try:
-            rt = ocl.runtime()
-        except BackendUnavailable as e:
-            return BackendInfo(self.name, False, str(e), "", "", target)
-        return BackendInfo(self.name, True, "", rt.identity, rt.arch, target)
-
-    def unavailable(self) -> str:
-        try:
-            ocl.runtime()
-        except BackendUnavailable as e:
-            return str(e)
-        return ""
-
-    def device_paths(self) -> DevicePaths:
-        # A CPU device (PoCL) needs nothing more; a GPU its driver's nodes and libraries.
-        try:
-            rt = ocl.runtime()
-        except BackendUnavailable:
-            return DevicePaths()
-        import pyopencl as cl  # optional dependency, imported on use
-
-        icd = tuple(d for d in [os.environ.get(ICD_VENDORS, "")] if d and os.path.isdir(d))
-        if not rt.device.type & cl.device_type.GPU:
-            return DevicePaths(libraries=icd)
-        return DevicePaths(nvidia_device_nodes() if "NVIDIA" in rt.platform.name.upper() else gpu_device_nodes(),
-                           driver_library_dirs() + icd)
-
     def target(self) -> dict:
-        # TVM's generic OpenCL target (256 threads per work-group at most): every OpenCL device
-        # runs it, so one build serves PoCL and GPUs alike. Host code is never compiled here.
-        return {"kind": "opencl", "host": {"kind": "llvm"}}
+        return opencl_target()
 
-    def measure_peaks(self) -> dict:
-        return ocl.measure_peaks()
+    def build_env(self) -> dict[str, str]:
+        return steps_env()  # the build step compiles on the device the run steps use
 
-    def child_env(self) -> dict:
-        # The device chosen here must be the one the sandboxed steps use, never a fallback; and
-        # the steps' ICD loader lists the platforms this one does (a vendors directory named by
-        # OCL_ICD_VENDORS is bound into them: device_paths)
-        env = {ICD_VENDORS: os.environ[ICD_VENDORS]} if os.environ.get(ICD_VENDORS) else {}
-        try:
-            return {**env, ocl.DEVICE_ENV: ocl.runtime().identity}
-        except BackendUnavailable:
-            return env
-
-    # --- build half --------------------------------------------------------------------------
     def build(self, mod, path: str) -> None:
         if _is_graph(mod):
             mod = _schedule_unbound(mod, self.target())
@@ -105,7 +85,51 @@ class OpenCL(Backend):
         _compile_check(doc, declared=args, shape_args=launch.get("shape_args") or [])
         _write(doc, path)
 
-    # --- run half ----------------------------------------------------------------------------
+
+class OpenCLRunner(DeviceRunner):
+    """The OpenCL device here (``runtime.py``, pyopencl only): loading the launch plans, tensors,
+    peaks, and what the sandbox must let through to the device."""
+
+    name = BackendKind.OPENCL
+
+    def device_target(self) -> dict:
+        return opencl_target()  # every OpenCL device runs the generic target's code
+
+    def info(self) -> BackendInfo:
+        target = self.device_target()
+        try:
+            rt = ocl.runtime()
+        except BackendUnavailable as e:
+            return BackendInfo(self.name, False, str(e), "", "", target)
+        return BackendInfo(self.name, True, "", rt.identity, rt.arch, target)
+
+    def unavailable(self) -> str:
+        try:
+            ocl.runtime()
+        except BackendUnavailable as e:
+            return str(e)
+        return ""
+
+    def device_paths(self) -> DevicePaths:
+        # A CPU device (PoCL) needs nothing more; a GPU its driver's nodes and libraries.
+        try:
+            rt = ocl.runtime()
+        except BackendUnavailable:
+            return DevicePaths()
+        import pyopencl as cl  # optional dependency, imported on use
+
+        icd = tuple(d for d in [os.environ.get(ICD_VENDORS, "")] if d and os.path.isdir(d))
+        if not rt.device.type & cl.device_type.GPU:
+            return DevicePaths(libraries=icd)
+        return DevicePaths(nvidia_device_nodes() if "NVIDIA" in rt.platform.name.upper() else gpu_device_nodes(),
+                           driver_library_dirs() + icd)
+
+    def measure_peaks(self) -> dict:
+        return ocl.measure_peaks()
+
+    def child_env(self) -> dict:
+        return steps_env()
+
     def device(self):
         return ocl.runtime().device
 
@@ -117,6 +141,10 @@ class OpenCL(Backend):
 
     def tensor(self, array):
         return ocl.ClTensor(ocl.runtime(), array)
+
+
+class OpenCL(OpenCLBuilder, OpenCLRunner, Backend):
+    """The OpenCL device here, built for and run on."""
 
 
 def _write(doc: dict, path: str) -> None:
