@@ -218,7 +218,8 @@ class Builder:
         import tvm  # heavy: TVM is imported on use, never with this module
 
         canonical = tvm.ir.save_json(w.canonical_module()).encode()
-        return {"backend": self.name, "target": self.target(), "workload": w.id, "format": cand.format,
+        return {"backend": self.name, "target": self.target(), "workload": w.id, "params": w.params,
+                "format": cand.format,
                 "source": hashlib.sha256(cand.source.encode("utf-8")).hexdigest(),
                 "canonical": hashlib.sha256(canonical).hexdigest(), "launch": cand.launch,
                 "tensors": w.signature(), "env": self.backend.child_env(),

@@ -29,9 +29,9 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.db.models import F
 
+from evaluator import records
 from evaluator.backends import get_builder
 from evaluator.harness.protocol import Protocol
-from evaluator import records
 from evaluator.pipeline import Artifact, Builder, Built, Candidate, Pipeline, Stopped
 from evaluator.records import TaskResult
 from evaluator.suite.spec import WorkloadSpec
