@@ -394,7 +394,7 @@ def _trim(limit: int) -> list[tuple[str, int]]:
     """Drops the builds with the most bytes until the farm fits ``limit`` (what the device's carry
     allows); the measurement job measures the builds there are, so a dropped task is measured in
     a later chunk of its own or reported as left out."""
-    from portal.models import Blob, Build
+    from portal.models import Blob, Build, BuiltCandidate
 
     dropped = []
     while True:
@@ -415,7 +415,9 @@ def _trim(limit: int) -> list[tuple[str, int]]:
             return sum(sizes.get(d, 0) for d in _digests(b) if users[d] == 1)
         worst = max(builds, key=own)
         nbytes = own(worst)
-        Blob.objects.filter(digest__in=[d for d in _digests(worst) if users[d] == 1]).delete()
+        freed = {d for d in _digests(worst) if users[d] == 1}
+        BuiltCandidate.forget(freed)  # the build cache names no Blob that is gone
+        Blob.objects.filter(digest__in=freed).delete()
         worst.delete()
         dropped.append((worst.workload, nbytes))
 

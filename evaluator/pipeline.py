@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -46,6 +46,18 @@ from evaluator.sandbox import Sandbox, SandboxUnavailable, probe, unsafe_local_a
 from evaluator.suite.inputs import draw, generate
 from evaluator.suite.spec import WorkloadSpec
 from evaluator.vocabulary import BackendKind, Baseline
+
+
+@dataclass(frozen=True)
+class Built:
+    """A candidate's build step (:meth:`Builder.build`): its artifact, or None and why, in the
+    task's record so far. ``pure``: the outcome follows from :meth:`Builder.build_inputs` and the
+    software alone, so another build of the same inputs would give the same (nothing the
+    machine ran short of, no limit reached, no timeout, no crash)."""
+
+    artifact: "Artifact | None"
+    record: TaskResult
+    pure: bool
 
 
 @dataclass(frozen=True)
@@ -175,7 +187,8 @@ class Builder:
         return _temporary_dir()
 
     # --- one task ----------------------------------------------------------------------------
-    def _task_record(self, w, cand: Candidate | None) -> TaskResult:
+    def task_record(self, w, cand: Candidate | None) -> TaskResult:
+        """The task's record before any step: the workload's facts, the entry's trace."""
         base = TaskResult(w.id, self.name, records.MISSING, level=w.level, family=w.family,
                           domains=list(w.domains), hidden=w.hidden,
                           trace=cand.trace if cand else None)
@@ -183,16 +196,35 @@ class Builder:
             base.reason = "no entry for this task in the bundle"
         return base
 
-    def build(self, w: suite.WorkloadDef, cand: Candidate | None) -> tuple["Artifact | None", TaskResult]:
+    def build(self, w: suite.WorkloadDef, cand: Candidate | None, fresh: bool = False) -> "Built":
         """The build step alone, for a compile farm: the candidate's artifact and the task's record
         so far (its build step and detail), or None and the record of why there is none (no
-        entry, or the build failed). :meth:`measure` takes both on the measuring machine."""
-        base = self._task_record(w, cand)
+        entry, or the build failed). :meth:`measure` takes both on the measuring machine.
+        ``fresh``: inside a :meth:`session`, in a new process (none of the session's earlier
+        builds, which ran submitted code, can have left anything in it)."""
+        base = self.task_record(w, cand)
         if cand is None:
-            return None, base
+            return Built(None, base, pure=False)
         with self._stoppable(), self._scratch() as scratch:
-            got = self._build(w, cand, base, scratch)
-        return (got, base) if isinstance(got, Artifact) else (None, got)
+            got, pure = self._build_step(w, cand, base, scratch, fresh)
+        return Built(got, base, pure) if isinstance(got, Artifact) else Built(None, got, pure)
+
+    def build_inputs(self, w: suite.WorkloadDef, cand: Candidate) -> dict:
+        """Everything the candidate's build step reads, as JSON (its two files by sha256): the
+        request, the environment and the limits it runs under. With the software that runs it
+        (TVM, the harness, a format's compiler: the caller's provenance) this determines the
+        build, so a compile farm may key what it built by it. Kept beside :meth:`_build_step`,
+        which must read nothing that is not here."""
+        import tvm  # heavy: TVM is imported on use, never with this module
+
+        canonical = tvm.ir.save_json(w.canonical_module()).encode()
+        return {"backend": self.name, "target": self.target(), "workload": w.id, "params": w.params,
+                "format": cand.format,
+                "source": hashlib.sha256(cand.source.encode("utf-8")).hexdigest(),
+                "canonical": hashlib.sha256(canonical).hexdigest(), "launch": cand.launch,
+                "tensors": w.signature(), "env": self.backend.child_env(),
+                "limits": asdict(self.protocol.limits),
+                "sandbox": self.sandbox.limits.to_json() if self.sandbox is not None else None}
 
     def baselines(self, w: suite.WorkloadDef, r: TaskResult) -> dict[str, "Artifact"]:
         """The baselines' artifacts for a task (built from our own code, cached); one that does
@@ -232,15 +264,21 @@ class Builder:
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
     def _build(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> "Artifact | TaskResult":
-        """The build step: the candidate's library, or the task's failure. Inside
-        :meth:`session` the step's process is the session's (TVM already imported), and
-        ``scratch`` is not used."""
+        return self._build_step(w, cand, r, scratch)[0]
+
+    def _build_step(self, w, cand: Candidate, r: TaskResult, scratch: Path,
+                    fresh: bool = False) -> tuple["Artifact | TaskResult", bool]:
+        """The build step: the candidate's library, or the task's failure, and whether that follows
+        from :meth:`build_inputs` alone (built, or refused by the lowering, the compiler or the
+        artifact's checks; not a timeout, a crash or a limit: the machine's share). Inside
+        :meth:`session` the step's process is the session's (TVM already imported; a new one when
+        ``fresh``), and ``scratch`` is not used."""
         import tvm  # heavy: TVM is imported on use, never with this module
 
         lim = self.protocol.limits
         step = self._session
         if step is not None:
-            child, scratch = step.process()
+            child, scratch = step.process(fresh)
             canonical, source, artifact_name = step.names()
         else:
             child, canonical, source, artifact_name = None, "canonical.json", "candidate.src", ARTIFACT
@@ -261,9 +299,11 @@ class Builder:
         try:
             msg = child.read(m.BuildReply, lim.build_s)
         except StepTimeout:
-            return self._stopped(r, child, records.TIMEOUT, f"build exceeded the {lim.build_s:g} s limit", "build")
+            return self._stopped(r, child, records.TIMEOUT, f"build exceeded the {lim.build_s:g} s limit",
+                                 "build"), False
         except StepCrashed as e:
-            return self._stopped(r, child, records.COMPILE_ERROR, f"the compiler process {e}", "build", e.output)
+            return self._stopped(r, child, records.COMPILE_ERROR, f"the compiler process {e}", "build",
+                                 e.output), False
         finally:
             if step is None:
                 child.close()
@@ -276,10 +316,10 @@ class Builder:
         try:
             if not msg.ok:
                 if why:
-                    return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child))
+                    return self._fail(r, records.COMPILE_ERROR, why, step="build", **_usage(child)), False
                 word = {"layered-trace": "schedule error", "tvmscript": "TVMScript error"}.get(
                     cand.format, "lowering error") if msg.stage == "lower" else "build error"
-                return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage)
+                return self._fail(r, records.COMPILE_ERROR, f"{word}: {msg.error}", step=msg.stage), True
             r.detail["ir_chars"] = len(msg.ir)
             # the rest of the step: the process's start-up and imports (a session's first build
             # only), the request and reply, the sandbox's set-up
@@ -287,9 +327,9 @@ class Builder:
                                          "process": max(0.0, r.steps_s["build"] - msg.lower_s - msg.build_s)}
             try:
                 return Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
-                                     registry_calls=lambda: self.backend.registry_calls(w))
+                                     registry_calls=lambda: self.backend.registry_calls(w)), why is None
             except ValueError as e:
-                return self._fail(r, records.COMPILE_ERROR, str(e), step="build")
+                return self._fail(r, records.COMPILE_ERROR, str(e), step="build"), why is None
         finally:
             # only once the artifact is read: a retired process's scratch goes with it (the
             # session's 256th build read an emptied folder: "the build produced no kernel")
@@ -351,9 +391,10 @@ class _BuildSession:
         self.scratch: Path | None = None
         self.builds = 0
 
-    def process(self) -> tuple[ChildProcess | None, Path]:
-        """The live process (None: the caller starts one with its request) and its scratch."""
-        if self.child is not None and self.child.proc.poll() is not None:
+    def process(self, fresh: bool = False) -> tuple[ChildProcess | None, Path]:
+        """The live process (None: the caller starts one with its request) and its scratch;
+        ``fresh``: never one that built before, nor its scratch."""
+        if fresh or (self.child is not None and self.child.proc.poll() is not None):
             self._end()
         if self.child is None:
             self._end()
@@ -557,7 +598,7 @@ class Pipeline(Builder):
         return self._check_and_time(w, base, artifact, time_tuned=False, time_vendor=False)
 
     def evaluate(self, w: suite.WorkloadDef, cand: Candidate | None) -> TaskResult:
-        base = self._task_record(w, cand)
+        base = self.task_record(w, cand)
         if cand is None:
             return base
         with self._stoppable(), self._scratch() as scratch:

@@ -63,6 +63,12 @@ def worker_short(exc: BaseException) -> WorkerShort | None:
     return None
 
 
+def names_shortage(reason: str) -> bool:
+    """Whether a step's reason names a shortage of the machine it ran on (``SHORT_OF``, said by
+    the step's own process, e.g. a compiler out of disk): the machine's doing, not the code's."""
+    return "MemoryError" in reason or any(os.strerror(e) in reason for e in SHORT_OF)
+
+
 # What a job retries (portal.tasks): each delivery skips what an earlier one stored.
 RETRIED = (*TRANSIENT, WorkerShort)
 

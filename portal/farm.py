@@ -11,24 +11,32 @@ the bundle comes from its Blob too.
 
 Both are idempotent: a redelivered build skips the tasks it has built, a redelivered measure the
 tasks with a result (the unique constraints turn a concurrent duplicate into a no-op).
+
+A candidate's build is kept by what determines it (:func:`build_key`, a
+:class:`~portal.models.BuiltCandidate`): the same entry for the same workload, target, software
+and limits is built once and its files reused, whoever submits it again (see that model for who
+shares which). Its files come out of the sandbox either way and are checked and measured there.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 
 from django.conf import settings
 from django.db import IntegrityError
 from django.db.models import F
 
+from evaluator import records
 from evaluator.backends import get_builder
 from evaluator.harness.protocol import Protocol
-from evaluator.pipeline import Artifact, Builder, Candidate, Pipeline, Stopped
+from evaluator.pipeline import Artifact, Builder, Built, Candidate, Pipeline, Stopped
 from evaluator.records import TaskResult
 from evaluator.suite.spec import WorkloadSpec
 from portal import evaluation, jobs, provenance
-from portal.models import Blob, Build, Provenance, Result, Submission
+from portal.models import Blob, Build, BuiltCandidate, Provenance, Result, Submission
 from portal.signals import results_landed
 from portal.tracks import track_tasks
 
@@ -41,6 +49,52 @@ def _store_files(artifact: Artifact) -> list[list[str]]:
 
 def _load_files(files: list[list[str]]) -> Artifact:
     return Artifact(tuple((name, Blob.read(digest)) for name, digest in files))
+
+
+def build_key(builder: Builder, w, cand: Candidate, software: dict) -> str:
+    """sha256 of what determines a candidate's build: what its step reads (``build_inputs``: the
+    entry's format, source and launch, the workload's id, IR and tensors, the backend, target,
+    environment and limits), the entry's trace (its record carries it) and the software that builds
+    it (``software``: this build machine's provenance without its host, i.e. TVM's version, LLVM
+    and commit, the harness's digest, Python, a format's compiler and flags). No seed: a build
+    reads none (the references, which do, are made per submission and never kept here)."""
+    doc = {"build": builder.build_inputs(w, cand), "trace": cand.trace, "software": software}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
+
+
+def _keepable(built: Built) -> bool:
+    """A build another with the same key would repeat: built, or a compile error, never what the
+    machine caused (a timeout, a limit, a crash; a compiler that ran out of memory or disk)."""
+    if not built.pure:
+        return False
+    return built.artifact is not None or (built.record.status == records.COMPILE_ERROR
+                                          and not evaluation.names_shortage(built.record.reason))
+
+
+def _candidate(builder: Builder, w, cand: Candidate | None, owner_id: int,
+               software: dict) -> tuple[list[list[str]] | None, TaskResult]:
+    """The candidate's files (None: not built) and its record so far: kept ones when a build
+    with the same key was kept for this owner or everyone (``build_reused`` in its detail),
+    else built now and kept."""
+    if cand is None:
+        return None, builder.build(w, None).record
+    key = build_key(builder, w, cand, software)
+    kept = BuiltCandidate.find(key, owner_id)
+    if kept is not None:
+        record = builder.task_record(w, cand)
+        for name in BuiltCandidate.BUILD_SIDE:
+            if name in kept.record:
+                setattr(record, name, kept.record[name])
+        record.detail = {**record.detail, "build_reused": True}
+        return kept.candidate, record
+    # kept for another submitter's session only: built again, in a process no earlier build of
+    # this session ran in, so that every submitter may share it
+    shared = BuiltCandidate.objects.filter(key=key).exists()
+    built = builder.build(w, cand, fresh=shared)
+    files = _store_files(built.artifact) if built.artifact is not None else None
+    if _keepable(built):
+        BuiltCandidate.keep(key, None if shared else owner_id, files, built.record.to_json())
+    return files, built.record
 
 
 def _seeds(sub: Submission, backend: str, track: str) -> tuple[int, ...]:
@@ -70,7 +124,9 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
         bundle = evaluation.stored_bundle(sub)
         builder = Builder(get_builder(backend, settings.EKB_BUILD_TARGETS.get(backend)))
         target, seeds = builder.target(), _seeds(sub, backend, track)
-        made_by = evaluation.made_by(builder, side="build")
+        here = provenance.collect(builder, side="build")
+        made_by = Provenance.put(here)
+        software = {k: v for k, v in here.items() if k not in ("hostname", "worker")}
         built = set(Build.objects.filter(submission=sub, backend=backend, track=track)
                     .values_list("workload", flat=True))
         with _watched(sub, track, builder), builder.session():  # this submission's builds share one process
@@ -80,15 +136,15 @@ def build_backend(submission_id: int, backend: str, track: str = Result.PUBLIC) 
                 if sub.is_cancelled():
                     return
                 e = bundle.entry_for(w, backend)
-                artifact, record = builder.build(w, Candidate.of(e, w))
+                files, record = _candidate(builder, w, Candidate.of(e, w), sub.owner_id, software)
                 baselines, spec, references = {}, {}, ""
-                if artifact is not None:
+                if files is not None:
                     baselines = {role: _store_files(a) for role, a in builder.baselines(w, record).items()}
                     ws = WorkloadSpec.of(w, builder.backend, seeds)
                     spec, references = ws.to_json(), Blob.put(Blob.Kind.REFERENCE, ws.references_npz())
                 try:
                     Build.objects.create(submission=sub, workload=w.id, backend=backend, track=track,
-                                         candidate=_store_files(artifact) if artifact is not None else None,
+                                         candidate=files,
                                          baselines=baselines, record=record.to_json(), target=target,
                                          workload_spec=spec, references=references, provenance_id=made_by)
                 except IntegrityError:  # a concurrent duplicate of this job built it first

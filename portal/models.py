@@ -12,7 +12,7 @@ import json
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from evaluator import records, scoring, suite
@@ -402,3 +402,67 @@ class Build(models.Model):
     @property
     def failed(self) -> bool:
         return self.candidate is None
+
+
+class BuiltCandidate(models.Model):
+    """A candidate's build kept by what determines it (``farm.build_key``: the entry, the
+    workload's IR and tensors, the backend and target, the software and the limits), so the same
+    entry for the same target is built once: a bundle many submit, or a resubmission that
+    changes one entry. Its files are :class:`Blob` digests, as in :class:`Build`.
+
+    ``owner``: whose session built it. A session's build process runs one submitter's earlier
+    builds (submitted code) before this one, and could have been left altered by them: such a
+    build is reused for that submitter only. A build in a fresh process is a function of its
+    key, so it is shared by every submitter (``owner`` None); byte-identical entries of two
+    submitters then share one build, which is no leak: each gets what its own entry gives.
+    Only outcomes that follow from the key are kept (built, or a compile error); never a timeout,
+    a limit or the machine's shortage."""
+
+    key = models.CharField(max_length=64)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    candidate = models.JSONField(null=True)  # [[file name, digest], ...]; None: a compile error
+    record = models.JSONField(default=dict)  # the build's side of the TaskResult (BUILD_SIDE)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    # what of a TaskResult the build made; the rest is the task's (workload, trace) or later steps'
+    BUILD_SIDE = ("status", "reason", "detail", "steps_s")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["key"], condition=models.Q(owner__isnull=True),
+                                    name="one_shared_build_per_key"),
+            models.UniqueConstraint(fields=["key", "owner"], condition=models.Q(owner__isnull=False),
+                                    name="one_own_build_per_key_and_owner"),
+        ]
+        indexes = [models.Index(fields=["key"], name="built_candidate_key")]
+
+    def __str__(self) -> str:
+        return f"build {self.key[:12]} ({'shared' if self.owner_id is None else f'owner {self.owner_id}'})"
+
+    @classmethod
+    def find(cls, key: str, owner_id: int | None) -> "BuiltCandidate | None":
+        """The shared build under ``key``, else the one ``owner_id``'s own sessions made."""
+        rows = {b.owner_id: b for b in cls.objects.filter(key=key).filter(
+            models.Q(owner__isnull=True) | models.Q(owner_id=owner_id))}
+        return rows.get(None) or rows.get(owner_id)
+
+    @classmethod
+    def keep(cls, key: str, owner_id: int | None, candidate: list | None, record: dict) -> None:
+        """Keep a build under ``key`` (``owner_id`` None: for everyone); a concurrent duplicate
+        is a no-op, the first kept stays."""
+        try:
+            with transaction.atomic():
+                cls.objects.create(key=key, owner_id=owner_id, candidate=candidate,
+                                   record={k: record[k] for k in cls.BUILD_SIDE if k in record})
+        except IntegrityError:
+            pass
+
+    @classmethod
+    def forget(cls, digests: set[str]) -> int:
+        """Drop the kept builds whose files include any of ``digests`` (before those Blobs are
+        deleted: a kept build never names a missing Blob). How many were dropped."""
+        gone = [b.pk for b in cls.objects.filter(candidate__isnull=False).only("pk", "candidate")
+                if digests & {d for _, d in b.candidate}]
+        cls.objects.filter(pk__in=gone).delete()
+        return len(gone)

@@ -62,6 +62,14 @@ def _tvm() -> dict:
 
 
 @functools.cache
+def _tvm_git() -> str:
+    """The commit TVM's library was built from, where the build recorded it (a wheel may not)."""
+    from tvm import support  # heavy: imported on use, as in _tvm
+
+    return str(support.libinfo().get("GIT_COMMIT_HASH", "") or "")[:40]
+
+
+@functools.cache
 def _c_compiler() -> str:
     """The first line of ``--version`` of the C compiler c-source entries are built with."""
     cc = next((c for c in c_source.COMPILERS if shutil.which(c)), None)
@@ -133,7 +141,8 @@ def collect(builder, *, secret_seeds: bool = False, side: str = "job") -> dict:
         })
     if side != "measure":
         flags = {}  # TVM's builds are set by the target; a compiler run by a format has its flags here
-        compiler = {"tvm": " ".join(x for x in (f"TVM {out['tvm']}", out["tvm_codegen"]) if x)}
+        git = _tvm_git()
+        compiler = {"tvm": " ".join(x for x in (f"TVM {out['tvm']}", out["tvm_codegen"], git and f"git {git}") if x)}
         if builder.name == BackendKind.CPU_LLVM:  # the backend that takes c-source entries
             compiler["c"] = _c_compiler()
             flags["c-source"] = [*c_source.FLAGS[:2], *c_source.march(target), *c_source.FLAGS[2:], "-lm",
