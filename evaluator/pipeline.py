@@ -222,7 +222,7 @@ class Builder:
                 "format": cand.format,
                 "source": hashlib.sha256(cand.source.encode("utf-8")).hexdigest(),
                 "canonical": hashlib.sha256(canonical).hexdigest(), "launch": cand.launch,
-                "tensors": w.signature(), "env": self.backend.child_env(),
+                "tensors": w.signature(), "env": self.backend.build_env(),
                 "limits": asdict(self.protocol.limits),
                 "sandbox": self.sandbox.limits.to_json() if self.sandbox is not None else None}
 

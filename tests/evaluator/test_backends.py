@@ -10,7 +10,9 @@ from evaluator.backends import BACKENDS, BUILDERS, get_backend, get_builder
 from evaluator.backends.base import Backend, DeviceRunner, TargetBuilder
 from evaluator.backends.cuda import CudaBuilder, cuda_sources
 from evaluator.backends.rpc import RpcBuilder
+from evaluator.pipeline import Builder, Candidate
 from evaluator.suite.inputs import generate
+from evaluator.suite.spec import WorkloadSpec
 
 H100 = {"kind": "cuda", "arch": "sm_90", "max_threads_per_block": 1024, "max_shared_memory_per_block": 49152,
         "thread_warp_size": 32, "host": {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": "x86-64-v3"}}
@@ -76,14 +78,13 @@ def test_what_the_builder_alone_builds_the_whole_backend_loads(tmp_path):
 def test_a_farm_s_build_path_needs_the_builder_only(quick_protocol):
     """``Builder`` over the build half alone: the candidate's sandboxed build step, the baselines
     and the workload's spec — none of which may reach for a device method it does not have."""
-    from evaluator.pipeline import Builder, Candidate
-    from evaluator.suite.spec import WorkloadSpec
-
     w = suite.get_workload(TINY)
     builder = Builder(get_builder("cpu-llvm"), quick_protocol)
     source = builder.backend.default_module(w.canonical_module(), w).script()
-    artifact, record = builder.build(w, Candidate("tvmscript", source))
-    assert artifact is not None, record.reason
-    assert set(builder.baselines(w, record)) >= {"tvm-default"}
+    built = builder.build(w, Candidate("tvmscript", source))
+    assert built.artifact is not None, built.record.reason
+    assert built.pure
+    assert builder.build_inputs(w, Candidate("tvmscript", source))["env"] == builder.backend.build_env()
+    assert set(builder.baselines(w, built.record)) >= {"tvm-default"}
     spec = WorkloadSpec.of(w, builder.backend, quick_protocol.seeds)
     assert spec.vendor == get_backend("cpu-llvm").vendor_spec(w)
