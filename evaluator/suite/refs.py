@@ -16,6 +16,16 @@ import numpy as np
 GELU_C = math.sqrt(2.0 / math.pi)
 
 
+def as_vendor(reference):
+    """A reference as the ``vendor`` call: NumPy as a user calls it, on float32 copies of float16
+    inputs (what NumPy computes float16 in) and int64 copies of integer ones (int8 arithmetic
+    wraps, and fixed-point products overflow int32), other inputs as they are."""
+    def call(p, *xs):
+        return reference(p, *[x.astype(np.float32) if x.dtype == np.float16 else
+                              x.astype(np.int64) if np.issubdtype(x.dtype, np.integer) else x for x in xs])
+    return call
+
+
 # --- activations and normalisation ----------------------------------------------------------------
 
 def sigmoid(x):

@@ -423,13 +423,6 @@ def _logits(p):
 _VOCAB = {"v": (32000, 32768, 49152, 50304, 65536), "b": (1, 2, 3, 4, 8), "k": (20, 32, 40, 50, 64)}
 
 
-def _in_f32(fn):
-    """A reference as the vendor call: NumPy on float32 copies of the float16 inputs."""
-    def call(p, *xs):
-        return fn(p, *[x.astype(np.float32) if x.dtype == np.float16 else x for x in xs])
-    return call
-
-
 def _pattern(name, summary, inputs, compute, reference, flops, workloads, level="L2", vendor=None, space=None,
              gpu_compute=None):
     """``space``: ShapeSpace's arguments for the held-out shapes (see _space)."""
@@ -466,47 +459,47 @@ PATTERNS = [
                         Tensor("gamma", (p["n"],), F16, init="positive")],
              _add_rms_norm, _add_rms_norm_ref, lambda p: 5 * p["m"] * p["n"],
              [wl(m=1, n=4096, dtype=F16), wl(m=4, n=4096, dtype=F16), wl(m=16, n=4096, dtype=F16)],
-             vendor=_in_f32(_add_rms_norm_ref),
+             vendor=refs.as_vendor(_add_rms_norm_ref),
              space={"choices": {"m": (1, 2, 3, 4, 6, 8, 12, 16), "n": (2048, 2560, 3072, 4096)}}),
     _pattern("rope-kv-append", "q, k rotated at pos[b] (interleaved pairs 2i, 2i+1); k and v written to the "
              "caches at pos[b]; rotated q and updated caches out",
              _rope_inputs, _rope_append(False), _rope_append_ref(False), _rope_flops,
              [wl(b=1, h=32, g=8, d=128, n=512, dtype=F16), wl(b=4, h=14, g=2, d=64, n=1024, dtype=F16),
               wl(b=1, h=32, g=32, d=128, n=256, dtype=F16)],
-             vendor=_in_f32(_rope_append_ref(False)), space=_ROPE_SPACE),
+             vendor=refs.as_vendor(_rope_append_ref(False)), space=_ROPE_SPACE),
     _pattern("rope-neox-kv-append", "q, k rotated at pos[b] (half-split pairs i, i+d/2, GPT-NeoX); k and v "
              "written to the caches at pos[b]; rotated q and updated caches out",
              _rope_inputs, _rope_append(True), _rope_append_ref(True), _rope_flops,
              [wl(b=1, h=32, g=8, d=128, n=512, dtype=F16), wl(b=4, h=16, g=16, d=64, n=128, dtype=F16),
               wl(b=2, h=14, g=2, d=64, n=1024, dtype=F16)],
-             vendor=_in_f32(_rope_append_ref(True)), space=_ROPE_SPACE),
+             vendor=refs.as_vendor(_rope_append_ref(True)), space=_ROPE_SPACE),
     _pattern("decode-mha", "O[b, h] = softmax_j(q[b, h] . K[b, j, h] / sqrt(d), j < lens[b]) V[b, j, h]: one "
              "query token per sequence over its KV cache",
              _decode_inputs(lambda p: p["h"]), _decode_contiguous(lambda p: p["h"]),
              lambda p, Q, K, V, lens: decode_ref(Q, K, V, lens), _decode_flops,
              [wl(b=1, h=32, n=256, d=128, dtype=F16), wl(b=4, h=12, n=256, d=64, dtype=F16),
               wl(b=1, h=16, n=1024, d=64, dtype=F16)],
-             vendor=_in_f32(lambda p, *a: decode_ref(*a)), space={"choices": _HEAD_DIMS}),
+             vendor=refs.as_vendor(lambda p, *a: decode_ref(*a)), space={"choices": _HEAD_DIMS}),
     _pattern("decode-gqa", "O[b, h] = decode attention where G kv heads serve H query heads (head h reads "
              "kv head h // (H/G))",
              _decode_inputs(lambda p: p["g"]), _decode_contiguous(lambda p: p["g"]),
              lambda p, Q, K, V, lens: decode_ref(Q, K, V, lens), _decode_flops,
              [wl(b=1, h=32, g=8, n=1024, d=128, dtype=F16), wl(b=4, h=32, g=4, n=512, d=64, dtype=F16),
               wl(b=1, h=14, g=2, n=1024, d=64, dtype=F16)],
-             vendor=_in_f32(lambda p, *a: decode_ref(*a)), space={"choices": _HEAD_DIMS, "valid": _grouped_ok}),
+             vendor=refs.as_vendor(lambda p, *a: decode_ref(*a)), space={"choices": _HEAD_DIMS, "valid": _grouped_ok}),
     _pattern("decode-mqa", "O[b, h] = decode attention where one kv head serves every query head (multi-query)",
              _decode_inputs(lambda p: 1), _decode_contiguous(lambda p: 1),
              lambda p, Q, K, V, lens: decode_ref(Q, K, V, lens), _decode_flops,
              [wl(b=1, h=71, n=1024, d=64, dtype=F16), wl(b=4, h=16, n=512, d=128, dtype=F16),
               wl(b=1, h=32, n=4096, d=128, dtype=F16)],
-             vendor=_in_f32(lambda p, *a: decode_ref(*a)), space={"choices": _HEAD_DIMS}),
+             vendor=refs.as_vendor(lambda p, *a: decode_ref(*a)), space={"choices": _HEAD_DIMS}),
     _pattern("decode-paged", "decode attention over a paged KV cache: token j of sequence b is row j % page of "
              "page block_table[b, j // page] (vLLM's PagedAttention; G kv heads)",
              _paged_inputs, _decode_paged, _decode_paged_ref, _decode_flops,
              [wl(b=4, h=32, g=8, d=128, page=16, pps=16, dtype=F16),
               wl(b=8, h=14, g=2, d=64, page=16, pps=16, dtype=F16),
               wl(b=2, h=32, g=32, d=64, page=32, pps=8, dtype=F16)],
-             vendor=_in_f32(_decode_paged_ref),
+             vendor=refs.as_vendor(_decode_paged_ref),
              space={"choices": {**_HEAD_DIMS, "page": (8, 16, 32), "b": (1, 2, 4, 8)},
                     "valid": lambda p: p["h"] % p["g"] == 0}),
     _pattern("top-k", "the k most probable tokens (int32, descending, ties to the lower index) and their "

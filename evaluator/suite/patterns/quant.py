@@ -188,10 +188,13 @@ def _wq_gemv(p, W, scale, x):
     return te.compute((p["m"],), lambda i: acc[i] * scale[i], name="T_scale")
 
 
-def _pattern(name, summary, inputs, compute, reference, flops, workloads, level="L1", domains=()):
+def _pattern(name, summary, inputs, compute, reference, flops, workloads, level="L1", domains=(), vendor=True):
+    """``vendor``: NumPy's own ufuncs as a user would call them (the reference's expression,
+    ``refs.as_vendor``). False where NumPy has no library call for the op: an integer matmul or
+    convolution is NumPy's naive loop, not a BLAS (a float conv has no vendor call either)."""
     return OpPattern(id=f"quant/{name}", family="quant", level=level, domains=domains, summary=summary,
-                     inputs=inputs, compute=compute, reference=reference, vendor=None, flops=flops,
-                     workloads=workloads)
+                     inputs=inputs, compute=compute, reference=reference,
+                     vendor=refs.as_vendor(reference) if vendor else None, flops=flops, workloads=workloads)
 
 
 def _conv_out(p, size):
@@ -246,17 +249,17 @@ PATTERNS = [
              lambda p: [_i8("A", (p["m"], p["k"])), _i8("B", (p["k"], p["n"]), -127)], _qmatmul,
              lambda p, A, B: (A - A_ZP) @ (B - B_ZP), lambda p: 2 * p["m"] * p["n"] * p["k"],
              [wl(m=128, n=768, k=768, domains=_LANG), wl(m=64, n=256, k=640, domains=("anomaly-detection",)),
-              wl(m=128, n=128, k=128, domains=_LANG)]),
+              wl(m=128, n=128, k=128, domains=_LANG)], vendor=False),
     _pattern("qgemv", "y[m] = sum_k A[m, k] * x[k] (int8 → int32, batch-1 dense layer)",
              lambda p: [_i8("A", (p["m"], p["k"]), -127), _i8("x", (p["k"],))], _qgemv,
              lambda p, A, x: A @ x, lambda p: 2 * p["m"] * p["k"],
              [wl(m=1024, k=1024, domains=_LANG), wl(m=128, k=640, domains=("anomaly-detection",)),
-              wl(m=3072, k=768, domains=_LANG), wl(m=640, k=128, domains=("anomaly-detection",))]),
+              wl(m=3072, k=768, domains=_LANG), wl(m=640, k=128, domains=("anomaly-detection",))], vendor=False),
     _pattern("qbatch-matmul", "C[b, m, n] = sum_k A[b, m, k] * B[b, n, k] (int8 attention scores → int32)",
              lambda p: [_i8("A", (p["b"], p["m"], p["k"])), _i8("B", (p["b"], p["n"], p["k"]))], _qbmm,
              lambda p, A, B: np.einsum("bmk,bnk->bmn", A, B), lambda p: 2 * p["b"] * p["m"] * p["n"] * p["k"],
              [wl(b=12, m=128, n=128, k=64, domains=_LANG), wl(b=4, m=64, n=64, k=32, domains=_LANG),
-              wl(b=3, m=49, n=49, k=32, domains=_VIS)]),
+              wl(b=3, m=49, n=49, k=32, domains=_VIS)], vendor=False),
     _pattern("qconv2d", f"Y = conv2d_nchw(X - ({A_ZP}), W) (int8 → int32; padding reads the zero point)",
              lambda p: [_i8("X", (p["n"], p["c"], p["h"], p["w"])), _i8("W", (p["k"], p["c"], p["r"], p["r"]), -127)],
              _qconv2d, lambda p, X, W: refs.conv(X - A_ZP, W, p["s"], p["p"]).astype(np.int64),
@@ -264,7 +267,7 @@ PATTERNS = [
              [wl(n=1, c=32, h=28, w=28, k=64, r=3, s=1, p=1, domains=_VIS),
               wl(n=1, c=3, h=96, w=96, k=8, r=3, s=2, p=1, domains=_VIS),
               wl(n=1, c=16, h=32, w=32, k=16, r=3, s=1, p=1, domains=_VIS),   # ResNet-8
-              wl(n=1, c=64, h=8, w=8, k=64, r=3, s=1, p=1, domains=_VIS)]),
+              wl(n=1, c=64, h=8, w=8, k=64, r=3, s=1, p=1, domains=_VIS)], vendor=False),
     _pattern("qdepthwise-conv2d", "Y[n, c] = depthwise_conv2d(X - zp, W) (int8 → int32)",
              lambda p: [_i8("X", (p["n"], p["c"], p["h"], p["w"])), _i8("W", (p["c"], 1, p["r"], p["r"]), -127)],
              _qdw, lambda p, X, W: refs.conv(X - A_ZP, W, p["s"], p["p"], 1, p["c"]).astype(np.int64),
@@ -273,14 +276,14 @@ PATTERNS = [
               wl(n=1, c=32, h=48, w=48, r=3, s=2, p=1, domains=_VIS),
               wl(n=1, c=8, h=48, w=48, r=3, s=1, p=1, domains=_VIS),
               wl(n=1, c=64, h=12, w=12, r=3, s=1, p=1, domains=_VIS),
-              wl(n=1, c=128, h=6, w=6, r=3, s=1, p=1, domains=_VIS)]),
+              wl(n=1, c=128, h=6, w=6, r=3, s=1, p=1, domains=_VIS)], vendor=False),
     _pattern("qconv1d", "Y = conv1d_ncw(X - zp, W) (int8 → int32; keyword spotting on microcontrollers)",
              lambda p: [_i8("X", (p["n"], p["c"], p["w"])), _i8("W", (p["k"], p["c"], p["r"]), -127)],
              _qconv1d, lambda p, X, W: refs.conv(X - A_ZP, W, p["s"], p["p"]).astype(np.int64),
              lambda p: 2 * p["n"] * p["k"] * _conv_out(p, "w") * p["c"] * p["r"],
              [wl(n=1, c=40, w=98, k=64, r=3, s=1, p=1, domains=("audio",)),
               wl(n=1, c=64, w=49, k=64, r=3, s=1, p=1, domains=("audio",)),
-              wl(n=1, c=64, w=98, k=64, r=3, s=1, p=1, domains=("audio",))]),
+              wl(n=1, c=64, w=98, k=64, r=3, s=1, p=1, domains=("audio",))], vendor=False),
     _pattern("qdense-requant", "Y = sat8(requant(sum_k (X - zp) W^T + bias) + zp_out) (TFLite int8 fully-connected)",
              lambda p: [_i8("X", (p["m"], p["k"])), _i8("W", (p["n"], p["k"]), -127),
                         Tensor("bias", (p["n"],), "int32", init="randint", low=-(1 << 14), high=1 << 14)],
@@ -289,7 +292,7 @@ PATTERNS = [
              lambda p: 2 * p["m"] * p["n"] * p["k"] + 4 * p["m"] * p["n"],
              [wl(m=1, n=128, k=640, domains=("anomaly-detection",)), wl(m=128, n=768, k=768, domains=_LANG),
               wl(m=1, n=640, k=128, domains=("anomaly-detection",)),
-              wl(m=1, n=12, k=64, domains=("audio",))], level="L2"),
+              wl(m=1, n=12, k=64, domains=("audio",))], level="L2", vendor=False),
     _pattern("qconv2d-requant-relu",
              "Y = max(sat8(requant(conv2d(X - zp, W) + bias) + zp_out), zp_out) (TFLite int8 conv + ReLU)",
              lambda p: [_i8("X", (p["n"], p["c"], p["h"], p["w"])), _i8("W", (p["k"], p["c"], p["r"], p["r"]), -127),
@@ -300,7 +303,7 @@ PATTERNS = [
              lambda p: 2 * p["n"] * p["k"] * _conv_out(p, "h") * _conv_out(p, "w") * p["c"] * p["r"] ** 2,
              [wl(n=1, c=16, h=32, w=32, k=16, r=3, s=1, p=1, domains=_VIS),
               wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, domains=("audio",)),
-              wl(n=1, c=32, h=16, w=16, k=32, r=3, s=1, p=1, domains=_VIS)], level="L2"),
+              wl(n=1, c=32, h=16, w=16, k=32, r=3, s=1, p=1, domains=_VIS)], level="L2", vendor=False),
     _pattern("qadd",
              "Y = sat8(rshift((A - zp) * Ma + (B - zp) * Mb, 31) + zp_out) (int8 residual add, two input scales)",
              lambda p: [_i8("A", (p["n"], p["c"], p["h"], p["w"])), _i8("B", (p["n"], p["c"], p["h"], p["w"]))],
@@ -336,5 +339,6 @@ PATTERNS = [
              lambda p: [_i8("W", (p["m"], p["k"]), -127), Tensor("scale", (p["m"],), init="positive", scale=0.01),
                         Tensor("x", (p["k"],), init="uniform")],
              _wq_gemv, lambda p, W, s, x: (W @ x) * s, lambda p: 2 * p["m"] * p["k"],
-             [wl(m=2048, k=2048, domains=_LANG), wl(m=768, k=3072, domains=_LANG), wl(m=1024, k=1024, domains=_LANG)]),
+             [wl(m=2048, k=2048, domains=_LANG), wl(m=768, k=3072, domains=_LANG), wl(m=1024, k=1024, domains=_LANG)],
+             vendor=False),
 ]

@@ -326,10 +326,12 @@ def _conv_wl(domains, n, c, h, w, k, r, s, p):
     return wl(domains=domains, n=n, c=c, h=h, w=w, k=k, r=r, s=s, p=p)
 
 
-def _pattern(name, summary, inputs, compute, reference, flops, workloads, space=None):
+def _pattern(name, summary, inputs, compute, reference, flops, workloads, space=None, vendor=False):
+    """``vendor``: the reference's NumPy expression as the vendor call (``refs.as_vendor``), only
+    where NumPy has the op's call; an integer conv or matmul is NumPy's naive loop, not a library."""
     return OpPattern(id=f"quant/{name}", family="quant", level="L2", domains=(), summary=summary, inputs=inputs,
-                     compute=compute, reference=reference, flops=flops, workloads=workloads, vendor=None,
-                     shape_space=space)
+                     compute=compute, reference=reference, flops=flops, workloads=workloads,
+                     vendor=refs.as_vendor(reference) if vendor else None, shape_space=space)
 
 
 # The public workloads are the layers of the five int8 MLPerf Tiny graphs (every shape one of them has).
@@ -412,7 +414,7 @@ PATTERNS = [
              lambda p: [i8("A", (p["n"], p["c"], p["h"], p["w"])), i8("B", (p["n"], p["c"], p["h"], p["w"]))],
              _add_te, lambda p, A, B: qadd_relu_np(A, B, ZB, p["zb"], ZA), add_flops,
              [wl(domains=_VIS, n=1, c=16, h=32, w=32, zb=ZA), wl(domains=_VIS, n=1, c=32, h=16, w=16, zb=ZB),
-              wl(domains=_VIS, n=1, c=64, h=8, w=8, zb=ZB)], _ADD_SPACE),
+              wl(domains=_VIS, n=1, c=64, h=8, w=8, zb=ZB)], _ADD_SPACE, vendor=True),
     _pattern("qclassifier-head",
              f"Y = sat8(requant_pc((avgpool_int8(X) - ({ZA})) W^T + bias) + {ZB}) (int8 global average pool, "
              "halves away from zero, then int8 logits)",
