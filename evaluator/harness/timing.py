@@ -136,6 +136,11 @@ def poison_value(dtype, run: int):
 
 # --- fresh inputs ------------------------------------------------------------------------------
 
+# from this many elements a tensor's slots are filled one copy each (measured: the per-slot
+# loop wins from about 4,096 elements, the gather below it)
+SLOT_COPY_ELEMENTS = 4096
+
+
 class InputPool:
     """Fresh inputs for the timed phase: per input tensor, one long random array drawn (with the
     tensor's own distribution) from a seed nobody else knows; a slot gets a window of it at a
@@ -163,10 +168,18 @@ class InputPool:
 
     def fill_slots(self, k: int, views: np.ndarray, offsets: np.ndarray) -> None:
         """Tensor ``k`` of a batch's slots (``views``: shape ``(n, *shape)``), slot ``s`` from the
-        window at ``offsets[s]``: one gather and one copy, not a Python loop over the slots."""
+        window at ``offsets[s]``. Small tensors: one gather and one copy (a Python loop over
+        thousands of slots costs more); large ones: one copy per slot, straight from the pool,
+        without the gather's temporary (half the bytes moved: 1.1 ms against 2.4 ms for 357 slots
+        of 64 KiB), which is time every timed sample waits for."""
         shape = tuple(self.tensors[k].shape)
         size = int(np.prod(shape, dtype=np.int64))
-        windows = np.lib.stride_tricks.sliding_window_view(self.pools[k], size)
+        pool = self.pools[k]
+        if size >= SLOT_COPY_ELEMENTS:
+            for s, o in enumerate(offsets.tolist()):
+                views[s] = pool[o:o + size].reshape(shape)
+            return
+        windows = np.lib.stride_tricks.sliding_window_view(pool, size)
         np.copyto(views, windows[offsets].reshape((len(offsets), *shape)))
 
     def arrays(self, offsets: Sequence[int]) -> list[np.ndarray]:

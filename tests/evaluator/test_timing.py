@@ -3,12 +3,16 @@ interval, and the check of the step's own clock against the parent's. The timing
 exercised through real kernel processes (tests/evaluator/test_pipeline.py, tests/evaluator/test_hostile.py)."""
 
 import statistics
+from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from evaluator.harness.protocol import Protocol
 from evaluator.harness.timing import (
     PLACEMENT_UNCERTAINTY,
+    SLOT_COPY_ELEMENTS,
+    InputPool,
     clock_agreement,
     median_ci,
     min_rounds,
@@ -132,3 +136,25 @@ def test_a_candidate_slow_while_calibrated_does_not_buy_fewer_rounds():
     assert min_rounds(proto, {"candidate": 1.0, "tvm-default": 5e-3, "vendor": 5e-3}) == proto.min_rounds
     # timed alone, its own pace is all there is
     assert min_rounds(proto, {"candidate": 0.5}) == proto.min_rounds_slow
+
+
+@dataclass(frozen=True)
+class _Tensor:
+    shape: tuple
+    init: str = "uniform"
+
+
+@pytest.mark.parametrize("shape", [(8,), (SLOT_COPY_ELEMENTS - 1,), (SLOT_COPY_ELEMENTS,), (64, 128)])
+def test_each_slot_gets_the_pool_window_at_its_offset(shape):
+    """Both ways of filling a batch's slots (a gather for small tensors, a copy per slot for large
+    ones) put the window at each slot's offset into that slot, through the arena's strided view."""
+    pool = InputPool([_Tensor(shape)], lambda t, rng: rng.random(t.shape).astype(np.float32),
+                     np.random.default_rng(3))
+    n, size = 9, int(np.prod(shape))
+    gap = size * 4 + 64  # slots are not packed back to back in the arena
+    buf = np.zeros(gap * n, np.uint8)
+    views = np.ndarray((n, *shape), np.float32, buffer=buf, strides=(gap, *np.empty(shape, np.float32).strides))
+    offsets = pool.draw_offsets(n)[0]
+    pool.fill_slots(0, views, offsets)
+    for s, o in enumerate(offsets):
+        assert np.array_equal(views[s], pool.pools[0][o:o + size].reshape(shape))
