@@ -39,6 +39,17 @@ def cpu_list(cpus: tuple[int, ...]) -> str:
     return ",".join(str(c) for c in cpus)
 
 
+def cpu_ranges(cpus: tuple[int, ...]) -> str:
+    """The short form of a sorted CPU list: ``"1"``, ``"4-7"``, ``"0,2-3"``."""
+    runs: list[list[int]] = []
+    for c in cpus:
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def parse_cpu_list(text: str) -> tuple[int, ...]:
     """``"1,3"`` or ``"4-7"`` (or both, as taskset takes them) → sorted CPU numbers."""
     out: set[int] = set()
@@ -98,7 +109,7 @@ class EdgeProfile:
 
     def describe(self, memory_bytes: int) -> str:
         word = "core" if self.cores == 1 else "cores"
-        return (f"edge profile: {self.cores} {word} (CPU {cpu_list(self.cpus)}) pinned, "
+        return (f"edge profile: {self.cores} {word} (CPU {cpu_ranges(self.cpus)}) pinned, "
                 f"{_mib(memory_bytes)} memory cap (cgroup)")
 
 
