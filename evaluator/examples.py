@@ -27,7 +27,7 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
     with dlight (see ``backends/opencl/backend.py``)."""
     stem = w.id.replace("/", "__").replace("@", "--")
     canonical = w.canonical_module()
-    if backend == BackendKind.CPU_LLVM:
+    if backend in (BackendKind.CPU_LLVM, BackendKind.CPU_EDGE):  # the CPU rule set: the same on both
         return "layered-trace", f"schedules/{stem}.json", json.dumps(default_document(canonical), indent=1) + "\n"
     if backend == BackendKind.OPENCL:
         if w.level == "L3":

@@ -243,18 +243,23 @@ class Builder:
         the builder, ``build_env``; a run step's from the runner, ``child_env``)."""
         if self.stopped.is_set():
             raise Stopped(f"stopped before the {step} step")
-        child = ChildProcess(step, request, scratch, env=env or {}, sandbox=self.sandbox, pass_fds=pass_fds)
+        child = ChildProcess(step, request, scratch, env=env or {}, sandbox=self._step_sandbox(step),
+                             pass_fds=pass_fds)
         with self._steps_lock:
             self._steps.add(child)
         if self.stopped.is_set():  # stop() ran while this one started
             child.kill()
         return child
 
+    def _step_sandbox(self, step: str):
+        """The sandbox a step starts in (a :class:`Pipeline`'s run steps: its device's)."""
+        return self.sandbox
+
     def _stopped(self, r: TaskResult, child: ChildProcess, status: str, reason: str, step: str,
                  output: str = "") -> TaskResult:
         """Record a step that ended abnormally, naming the limit that stopped it, if any."""
         child.close()
-        why = _limit_reason(child, self.sandbox)
+        why = _limit_reason(child)
         if why:
             reason = why
             if why.startswith("CPU time"):
@@ -310,7 +315,7 @@ class Builder:
             r.steps_s["build"] = time.perf_counter() - t0
         # a limit the step reached (e.g. a fork bomb that ended in an exception), read from its
         # cgroup while it lives on in a session: the session's process then ends with this build
-        why = _limit_reason(child, self.sandbox, alive=step is not None)
+        why = _limit_reason(child, alive=step is not None)
         if step is None:
             r.detail["build_usage"] = _usage(child).get("usage")
         try:
@@ -482,7 +487,7 @@ class _ServeSession:
     def give(self, kept: _Kept) -> None:
         child = kept.child
         kept.tasks += 1
-        lim = getattr(self.pipe.sandbox, "limits", None)
+        lim = getattr(self.pipe.run_sandbox, "limits", None)
         cpu = child.cpu_s() if child is not None else None
         keep = (child is not None and child.reusable and not child._closed and child.proc.poll() is None  # noqa: SLF001
                 and kept.tasks < self.MAX_TASKS and not (lim and cpu is not None and cpu > lim.cpu_seconds / 2)
@@ -553,6 +558,8 @@ class Pipeline(Builder):
         self.info = self.backend.info()
         if not self.info.available:
             raise BackendUnavailable(f"backend {self.info.name!r} is unavailable here: {self.info.reason}")
+        # the run steps' sandbox: the one above, or the device profile's narrower one (cpu-edge)
+        self.run_sandbox = self.backend.run_sandbox(self.sandbox)
         self.peak = peaks(self.info.name, self.info.device, measure=self.backend.measure_peaks)
         self._peak_remeasured = False  # at most once per pipeline: an attacker's many fast claims cost one
         # the seeded input sets and their references, per workload and seed: a worker evaluates
@@ -560,6 +567,9 @@ class Pipeline(Builder):
         self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
         self._serving: _ServeSession | None = None
         self._vendor_ratios = VendorRatios(cache_dir() / "vendor-ratios")
+
+    def _step_sandbox(self, step: str):
+        return self.run_sandbox if step == "serve" else self.sandbox
 
     @contextlib.contextmanager
     def session(self):
@@ -784,7 +794,7 @@ class Pipeline(Builder):
             verdict = self._verify_timed(w, r, report, pool, servers.get(Baseline.TVM_DEFAULT))
             report.phases_s["verify"] = time.perf_counter() - t1
             r.steps_s["time"] += report.phases_s["verify"]
-            why = _limit_reason(cand.child, self.sandbox, alive=True)
+            why = _limit_reason(cand.child, alive=True)
             if verdict is None and why:  # a limit hit is named even when the kernel coped with it
                 verdict = self._fail(r, records.RUNTIME_ERROR, why, step="time")
             if verdict is not None:
@@ -902,7 +912,7 @@ class Pipeline(Builder):
             outcome = check_set(k + 1, arrays, [t.name for t in w.inputs], reference,
                                 [o.name for o in w.outputs], runs, terms=accumulated_terms(w))
             if not outcome.ok:
-                why = _limit_reason(cand.child, self.sandbox, alive=True)
+                why = _limit_reason(cand.child, alive=True)
                 if why:  # e.g. a fork bomb stopped by the pids limit, seen as a wrong output
                     return self._fail(r, records.RUNTIME_ERROR, why, step="check")
                 return self._fail(r, records.WRONG_RESULT, outcome.reason, **outcome.detail)
@@ -1162,9 +1172,11 @@ def _usage(child: ChildProcess) -> dict:
                       "oom_killed": u.oom_killed, "pids_limited": u.pids_limited, "tasks": u.tasks}}
 
 
-def _limit_reason(child: ChildProcess, sandbox, alive: bool = False) -> str | None:
+def _limit_reason(child: ChildProcess, alive: bool = False) -> str | None:
     """The sandbox limit that stopped a step, in words, or None (``alive``: the step still runs,
-    so its cgroup's counters are read now)."""
+    so its cgroup's counters are read now). The limits are the step's own sandbox's (a run step's
+    may be narrower than a build step's: ``DeviceRunner.run_sandbox``)."""
+    sandbox = child.sandbox
     sig = child.killed_by
     u, lim = child.usage, getattr(sandbox, "limits", None)
     if alive and child.group is not None:
@@ -1235,7 +1247,7 @@ def evaluate_bundle(bundle, backend: str = BackendKind.CPU_LLVM, globs: list[str
         "protocol": pipe.protocol.to_json(),
         "peaks": pipe.peak,
         "machine": machine(),
-        "sandbox": pipe.sandbox.limits.to_json() if pipe.sandbox else None,
+        "sandbox": pipe.run_sandbox.limits.to_json() if pipe.run_sandbox else None,
         "tvm": tvm.__version__,
         "started": started,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

@@ -55,6 +55,7 @@ class BackendKind(_Word):
     ``rpc:<key>``, a name rather than a kind."""
 
     CPU_LLVM = "cpu-llvm"
+    CPU_EDGE = "cpu-edge"  # the host CPU under an edge-class budget (backends/cpu_edge.py)
     OPENCL = "opencl"
     CUDA = "cuda"
 

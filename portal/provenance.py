@@ -23,6 +23,7 @@ from celery import current_task
 
 import evaluator
 from evaluator.backends import c_source
+from evaluator.formats import FORMATS
 from evaluator.vocabulary import BackendKind
 from portal.models import Provenance, Result
 
@@ -143,7 +144,7 @@ def collect(builder, *, secret_seeds: bool = False, side: str = "job") -> dict:
         flags = {}  # TVM's builds are set by the target; a compiler run by a format has its flags here
         git = _tvm_git()
         compiler = {"tvm": " ".join(x for x in (f"TVM {out['tvm']}", out["tvm_codegen"], git and f"git {git}") if x)}
-        if builder.name == BackendKind.CPU_LLVM:  # the backend that takes c-source entries
+        if FORMATS["c-source"].takes(builder.name):  # the backends that build c-source entries
             compiler["c"] = _c_compiler()
             flags["c-source"] = [*c_source.FLAGS[:2], *c_source.march(target), *c_source.FLAGS[2:], "-lm",
                                  "-Wl,--no-undefined"]

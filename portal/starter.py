@@ -25,6 +25,7 @@ from evaluator.backends import BACKENDS
 from evaluator.backends.base import BackendInfo
 from evaluator.examples import DEFAULT_BACKENDS, SCHEMA, default_entry
 from evaluator.suite import WorkloadDef, sources
+from evaluator.vocabulary import BackendKind
 from portal import workers
 
 # A starter bundle is made on the request (about 5 ms a task on cpu-llvm, 0.2 s on opencl or for a
@@ -32,7 +33,8 @@ from portal import workers
 MAX_STARTER_TASKS = 200
 MAX_STARTER_GLOBS = 16
 MAX_GLOB_CHARS = 200
-STARTER_BACKENDS: tuple[str, ...] = tuple(DEFAULT_BACKENDS)  # where tvm-default entries are defined
+# where tvm-default entries are defined (cpu-edge's are cpu-llvm's: the same CPU rule set)
+STARTER_BACKENDS: tuple[str, ...] = (*DEFAULT_BACKENDS, BackendKind.CPU_EDGE)
 MAX_SEARCH_CHARS = 200
 # The detail shows the whole canonical TVMScript (the prompt cuts it at 60 000 characters); the
 # largest model graph's is far below this.

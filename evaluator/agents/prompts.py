@@ -108,11 +108,13 @@ Reply with exactly one fenced code block in the required format.""",
 
 TEMPLATES: dict[str, dict[str, str]] = {"ekb-prompt/1": _V1}
 
+_CPU = ("CPU through LLVM; no GPU thread binding (`bind`); `parallel` spreads a loop over the "
+        "{cores} cores; `vectorize` maps to SIMD (keep the vectorised loop contiguous in "
+        "memory and its extent a multiple of the vector width); `local` scope means a "
+        "per-thread buffer (registers or stack).")
 _CONSTRAINTS = {
-    BackendKind.CPU_LLVM: ("CPU through LLVM; no GPU thread binding (`bind`); `parallel` spreads a loop over the "
-                           "{cores} cores; `vectorize` maps to SIMD (keep the vectorised loop contiguous in "
-                           "memory and its extent a multiple of the vector width); `local` scope means a "
-                           "per-thread buffer (registers or stack)."),
+    BackendKind.CPU_LLVM: _CPU,
+    BackendKind.CPU_EDGE: _CPU,  # the same CPU, fewer cores (the target's num-cores says how many)
     BackendKind.OPENCL: ("OpenCL device: bind loops to blockIdx/threadIdx; shared memory is `shared`, "
                          "registers `local`."),
     BackendKind.CUDA: "CUDA GPU: bind loops to blockIdx/threadIdx; shared memory is `shared`, registers `local`.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from evaluator.backends import rpc
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Kernel, TargetBuilder
+from evaluator.backends.cpu_edge import CpuEdge, CpuEdgeBuilder
 from evaluator.backends.cpu_llvm import CpuLlvm, CpuLlvmBuilder
 from evaluator.backends.cuda import Cuda, CudaBuilder
 from evaluator.backends.opencl import OpenCL, OpenCLBuilder
@@ -16,10 +17,11 @@ from evaluator.vocabulary import BackendKind
 __all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS", "BUILDERS", "get_backend",
            "get_builder", "infos", "name_problem"]
 
-BACKENDS: dict[str, type[Backend]] = {BackendKind.CPU_LLVM: CpuLlvm, BackendKind.OPENCL: OpenCL, BackendKind.CUDA: Cuda}
+BACKENDS: dict[str, type[Backend]] = {BackendKind.CPU_LLVM: CpuLlvm, BackendKind.CPU_EDGE: CpuEdge,
+                                      BackendKind.OPENCL: OpenCL, BackendKind.CUDA: Cuda}
 # each backend's build half alone (a base of its backend), for ``get_builder``
-BUILDERS: dict[str, type[TargetBuilder]] = {BackendKind.CPU_LLVM: CpuLlvmBuilder, BackendKind.OPENCL: OpenCLBuilder,
-                                            BackendKind.CUDA: CudaBuilder}
+BUILDERS: dict[str, type[TargetBuilder]] = {BackendKind.CPU_LLVM: CpuLlvmBuilder, BackendKind.CPU_EDGE: CpuEdgeBuilder,
+                                            BackendKind.OPENCL: OpenCLBuilder, BackendKind.CUDA: CudaBuilder}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
 PLANNED: dict[str, str] = {}
 

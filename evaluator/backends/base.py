@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 
 from evaluator.backends.peaks import measure_cpu
 from evaluator.baselines.policy import BaselinePolicy, CpuRules
-from evaluator.sandbox import DevicePaths
+from evaluator.sandbox import DevicePaths, Sandbox
 
 
 @dataclass(frozen=True)
@@ -252,6 +252,12 @@ class DeviceRunner(ABC):
     def device_paths(self) -> DevicePaths:
         """What the device needs inside the sandbox (a GPU's nodes and driver libraries)."""
         return DevicePaths()
+
+    def run_sandbox(self, sandbox: Sandbox | None) -> Sandbox | None:
+        """The sandbox this device's run steps start in, given the deployment's (None:
+        unsandboxed, trusted bundles only). That one by default; a device profile narrows it
+        (``cpu_edge``: pinned CPUs, a lower memory cap) or refuses to run without one."""
+        return sandbox
 
     def prepare_run(self, scratch, limit_s: float) -> dict[str, str]:
         """Called in the evaluating process right before a run step (which lasts at most

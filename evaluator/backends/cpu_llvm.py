@@ -42,6 +42,11 @@ def _cpuinfo() -> tuple[str, set[str]]:
     return model, flags
 
 
+def cpu_model() -> str:
+    """The CPU's model name, as the machine reports it."""
+    return _cpuinfo()[0]
+
+
 def host_target() -> dict:
     """The LLVM target for this host: an explicit ISA level, never ``-mcpu=native``."""
     machine = platform.machine()

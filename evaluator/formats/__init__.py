@@ -14,9 +14,12 @@ from typing import Any, Callable
 from evaluator.formats import raw_source
 from evaluator.ir import layered_trace, tvmscript
 from evaluator.ir import lower as lowering
+from evaluator.vocabulary import BackendKind
 
 # Backend kinds (``rpc:<key>`` boards are all "rpc"); the backend registry names the backends.
-EVERY_BACKEND = frozenset({"cpu-llvm", "opencl", "cuda", "rpc"})
+EVERY_BACKEND = frozenset({*BackendKind, "rpc"})
+# the backends that build C with the system compiler and call it on the host (c_source.py)
+HOST_C = frozenset({BackendKind.CPU_LLVM, BackendKind.CPU_EDGE})
 
 
 def backend_kind(backend: str) -> str:
@@ -62,7 +65,7 @@ FORMATS: dict[str, Format] = {
         Format("cuda-source", raw_source.check_text("CUDA C"), "CUDA C kernel source + grid/block",
                frozenset({"cuda"}), check_launch=raw_source.check_launch_for("cuda-source")),
         Format("c-source", raw_source.check_text("C"), "a C function over dense row-major arrays",
-               frozenset({"cpu-llvm"}), check_launch=raw_source.check_launch_for("c-source")),
+               HOST_C, check_launch=raw_source.check_launch_for("c-source")),
     ]
 }
 

@@ -58,6 +58,7 @@ class ChildProcess:
         # cannot shadow the harness's modules; -s: no user site-packages.
         argv = [sys.executable, "-P", "-s", "-m", "evaluator.harness.child", step, str(scratch)]
         self.group = None
+        self.sandbox = sandbox  # whose limits a stopped step is measured against
         self.usage = None
         self._closed = False
         self.reusable = False  # set by a session once a task ended well: it may serve the next

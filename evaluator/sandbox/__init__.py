@@ -268,6 +268,8 @@ class Sandbox:
         self.limits = limits or SandboxLimits.from_env()
         self.bwrap = shutil.which("bwrap")  # by path: a step's command runs with a cleared environment
         self.devices = devices
+        self.cpus: tuple[int, ...] = ()  # the CPUs every step is pinned to (none: the process's own)
+        self.taskset: str | None = None
         self.layout = layout or cgroup.detect()
         # Without a pids controller the process limit is RLIMIT_NPROC, which the kernel does not
         # apply to root: steps then run as uid 65534 outside the sandbox too (setpriv before bwrap)
@@ -296,6 +298,17 @@ class Sandbox:
         other._shares = self  # noqa: SLF001 - the private directory (filter, package view) lives while either does
         return other
 
+    def pinned(self, limits: SandboxLimits, cpus: tuple[int, ...]) -> "Sandbox":
+        """This sandbox, its steps under ``limits`` and pinned to ``cpus`` (a device profile's
+        budget: ``backends.cpu_edge``)."""
+        taskset = shutil.which("taskset")
+        if taskset is None:
+            raise SandboxUnavailable("pinning steps to CPUs needs taskset (util-linux)")
+        other = copy.copy(self)
+        other.limits, other.cpus, other.taskset = limits, tuple(cpus), taskset
+        other._shares = self  # noqa: SLF001 - the private directory (filter, package view) lives while either does
+        return other
+
     def describe(self) -> str:
         """One line for a worker's start-up: where each limit comes from."""
         lim = self.limits
@@ -304,6 +317,8 @@ class Sandbox:
                      f"no CPU quota (no cpu controller; CPU time {lim.cpu_seconds} s a process by RLIMIT_CPU)")
         parts.append(f"{lim.pids} processes" if not self.unprivileged else
                      f"{self.nproc_fallback()} processes of uid 65534 by RLIMIT_NPROC (no pids controller)")
+        if self.cpus:
+            parts.append("pinned to CPU " + ",".join(map(str, self.cpus)))
         if self.devices.nodes:
             parts.append("devices " + " ".join(self.devices.nodes))
         return "sandbox: " + "; ".join(parts)
@@ -370,7 +385,12 @@ class Sandbox:
                     "--inh-caps=-all", *args]
         # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
         joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
-        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv], fd
+        cmd = ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv]
+        if self.cpus:
+            # pinned before the shell starts: bwrap, the step and every thread it makes inherit
+            # the mask, so nothing of the step ever runs on another CPU
+            cmd = [self.taskset, "--cpu-list", ",".join(map(str, self.cpus)), *cmd]
+        return cmd, fd
 
     def _reachable(self, path: str) -> str:
         """Where bwrap finds ``path``: itself, or — where bwrap runs as uid 65534 and a parent
