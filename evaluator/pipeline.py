@@ -1185,7 +1185,9 @@ def _limit_reason(child: ChildProcess, alive: bool = False) -> str | None:
         return f"memory limit of {lim.memory_bytes >> 20} MiB exceeded (killed by the OOM killer)"
     if sig == signal.SIGSYS:
         return ("killed by the sandbox: a forbidden system call (network sockets, process tracing, "
-                "mounts, namespaces, BPF, io_uring, kernel modules, or a 32-bit/x32 system call)")
+                "mounts, namespaces, BPF, io_uring, kernel modules, or a 32-bit/x32 system call"
+                + (", or changing the CPU affinity of a step pinned to its profile's CPUs"
+                   if getattr(sandbox, "cpus", ()) else "") + ")")
     # the process limits first: a fork bomb's CPU time is its consequence (with no cpu controller
     # to hold it to a quota, hundreds of processes spend the CPU limit before the wall clock's)
     if u is not None and u.pids_limited:

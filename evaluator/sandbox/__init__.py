@@ -307,6 +307,14 @@ class Sandbox:
         other = copy.copy(self)
         other.limits, other.cpus, other.taskset = limits, tuple(cpus), taskset
         other._shares = self  # noqa: SLF001 - the private directory (filter, package view) lives while either does
+        # its own filter beside the shared one: a pinned step that calls sched_setaffinity is
+        # killed (and named), as it would otherwise move itself onto every CPU
+        other.bpf_path = self._private / "filter-pinned.bpf"
+        if not other.bpf_path.exists():
+            try:
+                seccomp.write_bpf(str(other.bpf_path), pinned=True)
+            except RuntimeError as e:  # the filter would not kill what it must
+                raise SandboxUnavailable(str(e)) from e
         return other
 
     def describe(self) -> str:

@@ -31,6 +31,9 @@ DENIED = (
     "fsopen", "fsmount", "move_mount", "open_tree", "name_to_handle_at", "open_by_handle_at",
 )
 DENIED_SOCKET_FAMILIES = (socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK, socket.AF_PACKET)
+# A step pinned to a device profile's CPUs (``Sandbox.pinned``) must not widen its own CPU set:
+# the affinity a launcher sets is the process's to change, unlike a cgroup's
+DENIED_PINNED = ("sched_setaffinity",)
 
 RET_KILL_PROCESS = 0x80000000
 RET_ALLOW = 0x7FFF0000
@@ -49,14 +52,15 @@ def available() -> bool:
     return True
 
 
-def build_bpf() -> bytes:
-    """The filter as a classic BPF program (what ``bwrap --seccomp`` reads), checked."""
+def build_bpf(pinned: bool = False) -> bytes:
+    """The filter as a classic BPF program (what ``bwrap --seccomp`` reads), checked.
+    ``pinned``: for a step pinned to some CPUs, which may not change its affinity either."""
     import pyseccomp as sc  # optional dependency (see available): imported on use
 
     f = sc.SyscallFilter(sc.ALLOW)
     # any other ABI (i386 `int $0x80`, x32 numbers, a foreign arch): the whole process dies
     f.set_attr(sc.Attr.ACT_BADARCH, sc.KILL_PROCESS)
-    for name in DENIED:
+    for name in DENIED + (DENIED_PINNED if pinned else ()):
         try:
             f.add_rule(sc.KILL_PROCESS, name)
         except (ValueError, RuntimeError, OSError):
@@ -76,8 +80,8 @@ def build_bpf() -> bytes:
     return program
 
 
-def write_bpf(path: str) -> None:
-    program = build_bpf()
+def write_bpf(path: str, pinned: bool = False) -> None:
+    program = build_bpf(pinned)
     with open(path, "wb") as out:
         out.write(program)
 

@@ -3,6 +3,7 @@ steps pinned to the profile's CPUs (read from the live step processes), its memo
 profile's, its settings checked with the bad value named."""
 
 import os
+import platform
 import threading
 from pathlib import Path
 
@@ -35,6 +36,21 @@ void relu(const float *restrict X, float *restrict Y) {
     if (!hoard) { hoard = malloc(512L << 20); memset(hoard, 1, 512L << 20); }
     for (int i = 0; i < 128 * 768; ++i) Y[i] = X[i] > 0.0f ? X[i] : 0.0f;
     Y[0] += hoard[(512L << 20) - 1] - 1;
+}
+"""
+# correct, but its first call asks for every CPU: sched_setaffinity(0, ...) as a raw x86-64 system
+# call (203), so that no libc import gives it away
+UNPIN = """
+static long unpinned;
+void relu(const float *restrict X, float *restrict Y) {
+    if (!unpinned) {
+        unsigned long every = ~0UL;
+        long r;
+        __asm__ volatile ("syscall" : "=a"(r) : "a"(203L), "D"(0L), "S"((long)sizeof every), "d"(&every)
+                          : "rcx", "r11", "memory");
+        unpinned = 1;
+    }
+    for (int i = 0; i < 128 * 768; ++i) Y[i] = X[i] > 0.0f ? X[i] : 0.0f;
 }
 """
 ALL_CPUS = tuple(sorted(os.sched_getaffinity(0)))
@@ -186,3 +202,15 @@ def test_a_candidate_over_the_profile_s_memory_is_stopped_on_cpu_edge_only(profi
     assert "memory limit of 256 MiB exceeded" in edge.reason, edge.reason
     llvm = evaluate(Pipeline("cpu-llvm", quick_protocol), HUNGRY)
     assert llvm.status == records.CORRECT, llvm.reason  # the deployment's 4 GiB holds it
+
+
+@needs_sandbox
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the candidate makes an x86-64 system call")
+def test_a_pinned_step_that_widens_its_cpu_set_is_killed_and_named(profile, quick_protocol):
+    """The pin is the launcher's affinity, which a process may change: the pinned steps' filter
+    kills sched_setaffinity, while an unpinned step (cpu-llvm) may call it."""
+    edge = evaluate(Pipeline("cpu-edge", quick_protocol), UNPIN)
+    assert edge.status == records.RUNTIME_ERROR, edge.reason
+    assert "changing the CPU affinity of a step pinned to its profile's CPUs" in edge.reason, edge.reason
+    llvm = evaluate(Pipeline("cpu-llvm", quick_protocol), UNPIN)
+    assert llvm.status == records.CORRECT, llvm.reason
