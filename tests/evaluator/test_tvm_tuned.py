@@ -61,7 +61,10 @@ def test_tune_command_writes_a_checked_record_and_a_summary(tuned):
     assert 1 <= rec.measured <= TRIALS and rec.tuning_s > 0
     assert rec.canonical_hash == tvm_tuned.canonical_hash(w.canonical_module())
     assert rec.checked["status"] == records.CORRECT
-    assert "T.parallel" in rec.tvmscript or "T.vectorized" in rec.tvmscript  # MetaSchedule scheduled it
+    # MetaSchedule scheduled it: its sketch rules annotate what they tiled. (Not which loops run in
+    # parallel: for a 1x12x48 matmul the search may keep a serial schedule, and did on a busy
+    # machine, where parallel threads cost more than they save.)
+    assert "meta_schedule." in rec.tvmscript, rec.tvmscript
     summary = json.loads(next(res_dir.glob("tvm_tuned-*.json")).read_text())
     [row] = summary["workloads"]
     assert row["ok"] and row["workload"] == TINY and row["speedup_vs_default"] > 0
