@@ -176,7 +176,9 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         if over:
             raise QuotaExceeded(over)
         try:
-            new = rerun_submission(sub)
+            new = rerun_submission(sub, actor=request.user)
+        except quotas.QuotaExhausted as e:  # another of the owner's took the last slot meanwhile
+            raise QuotaExceeded(e.over) from None
         except DjangoValidationError as e:
             code = status.HTTP_409_CONFLICT if _is_conflict(e) else status.HTTP_400_BAD_REQUEST
             return Response(_detail(e), status=code)
@@ -214,6 +216,8 @@ class SubmissionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         ser.is_valid(raise_exception=True)
         try:
             sub = ser.save()
+        except quotas.QuotaExhausted as e:  # another upload of the user's took the last slot meanwhile
+            raise QuotaExceeded(e.over) from None
         except IntegrityError:  # a concurrent request with the same key stored its submission first
             earlier = self._made_with(key)
             if earlier is None:

@@ -40,6 +40,7 @@ from evaluator.agents.prompts import CURRENT, TEMPLATES, PromptSet
 from evaluator.pipeline import Stopped
 from evaluator.records import TaskResult
 from evaluator.vocabulary import Track
+from portal import quotas
 from portal.models import Endpoint, Submission
 from portal.submissions import enqueue_jobs
 from portal.tracks import heldout_secret, track_tasks
@@ -104,10 +105,12 @@ def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = ""
                                budget: dict | None = None, prompt_version: str = CURRENT,
                                tasks: list[str] | None = None, name: str = "", description: str = "",
                                public: bool = True, backends: list[str] | None = None,
-                               enqueue: bool = True, probe: bool = False, idempotency_key: str = "") -> Submission:
+                               enqueue: bool = True, probe: bool = False, idempotency_key: str = "",
+                               quota: bool = True) -> Submission:
     """A new endpoint submission; ``url`` in either form, stored as the URL to call. ``probe``:
     call it first (:func:`check_endpoint`, after every other check passed); the outcome is on the
-    returned submission as ``endpoint_check`` (None without a probe), for the answer — not stored."""
+    returned submission as ``endpoint_check`` (None without a probe), for the answer — not stored.
+    ``quota``: counted against the owner's daily quota (``quotas.QuotaExhausted`` when spent)."""
     b, globs, called = validate(url=url, model=model, api_key=api_key, mode=mode, budget=budget,
                                 prompt_version=prompt_version, tasks=tasks)
     available = settings.EKB_BACKENDS
@@ -118,6 +121,8 @@ def create_endpoint_submission(owner, *, url: str, model: str, api_key: str = ""
     found = check_endpoint(called, model, api_key) if probe else None
     n_tasks = len(suite.select(globs or None))
     with transaction.atomic():
+        if quota:
+            quotas.hold(owner)
         sub = Submission.objects.create(
             owner=owner, kind=Submission.Kind.ENDPOINT, name=(name or f"{model} ({mode})")[:64],
             description=description, public=public, backends=chosen, tasks_total=n_tasks * len(chosen),

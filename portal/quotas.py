@@ -4,7 +4,9 @@ owners and when they act (a rerun staff start is never refused). Over the quota 
 when the next submission is possible: when the oldest counted one is 24 hours old.
 
 Counted from the submissions themselves (one indexed count), so every web process and API
-server agrees; two uploads of one user at the same instant may both pass the last free slot.
+server agrees. The answer a view gives early (:func:`over_quota`) is checked again where the
+submission is stored (:func:`hold`), under a lock on the owner's row: two uploads of one user at
+the same instant are counted one after the other, so they cannot both take the last free slot.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from portal.models import Submission
@@ -25,6 +28,15 @@ class OverQuota:
     wait_s: int  # seconds until one more submission is possible (Retry-After)
     at: datetime
     message: str
+
+
+class QuotaExhausted(Exception):
+    """Raised where a submission is stored: the owner's quota was spent, by another submission
+    stored at the same instant if the early check let this one through."""
+
+    def __init__(self, over: OverQuota):
+        super().__init__(over.message)
+        self.over = over
 
 
 def duration(seconds: int) -> str:
@@ -61,3 +73,15 @@ def over_quota(owner, actor=None) -> OverQuota | None:
     return OverQuota(wait, at, f"daily quota reached: {n} submissions in the last 24 hours, and "
                      f"EKB_DAILY_SUBMISSIONS allows {limit} (reruns count). The next one is possible in "
                      f"{duration(wait)}, at {at:%Y-%m-%d %H:%M:%S} UTC.")
+
+
+def hold(owner, actor=None) -> None:
+    """Inside the transaction that stores a new submission of ``owner``'s: lock the owner's row
+    (until that transaction ends), so that the owner's concurrent submissions are counted one
+    after another, each seeing those committed before it; then :class:`QuotaExhausted` when over."""
+    if exempt(owner) or (actor is not None and exempt(actor)):
+        return
+    get_user_model().objects.select_for_update().only("pk").get(pk=owner.pk)
+    over = over_quota(owner, actor)
+    if over is not None:
+        raise QuotaExhausted(over)

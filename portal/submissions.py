@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from evaluator import suite
 from evaluator.formats.bundle import Bundle, BundleError, Limits, load_bundle
 from evaluator.vocabulary import Track
-from portal import jobs
+from portal import jobs, quotas
 from portal.models import Blob, Endpoint, Submission
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
@@ -67,16 +67,21 @@ def backends_for(bundle, requested: list[str] | None, available: list[str]) -> l
 
 
 def create_submission(owner, upload, *, name: str = "", description: str = "", public: bool = True,
-                      backends: list[str] | None = None, enqueue: bool = True, idempotency_key: str = "") -> Submission:
+                      backends: list[str] | None = None, enqueue: bool = True, idempotency_key: str = "",
+                      quota: bool = True) -> Submission:
     """``idempotency_key``: the request's (``Submission.idempotency_key``); a second submission of
-    the owner's with the same key raises ``IntegrityError`` and stores nothing."""
+    the owner's with the same key raises ``IntegrityError`` and stores nothing. ``quota``: counted
+    against the owner's daily quota (``quotas.QuotaExhausted`` when spent, nothing stored)."""
     data, suffix, bundle = validate_upload(upload)
     return _store_bundle(owner, data, suffix, bundle, name=name, description=description, public=public,
-                         backends=backends, enqueue=enqueue, idempotency_key=idempotency_key)
+                         backends=backends, enqueue=enqueue, idempotency_key=idempotency_key, quota=quota)
 
 
 def _store_bundle(owner, data: bytes, suffix: str, bundle: Bundle, *, name: str, description: str, public: bool,
-                  backends: list[str] | None, enqueue: bool, idempotency_key: str = "") -> Submission:
+                  backends: list[str] | None, enqueue: bool, idempotency_key: str = "",
+                  quota: bool = True, actor=None) -> Submission:
+    """``quota``: held against the owner's daily quota, as ``actor`` asks (the owner when None;
+    see ``quotas.hold``)."""
     chosen = backends_for(bundle, backends, settings.EKB_BACKENDS)
     sha = hashlib.sha256(data).hexdigest()
     sub = Submission(owner=owner, name=(name or bundle.name)[:64],
@@ -85,6 +90,8 @@ def _store_bundle(owner, data: bytes, suffix: str, bundle: Bundle, *, name: str,
                      tasks_total=len(suite.served(settings.EKB_TASKS)) * len(chosen))
     try:
         with transaction.atomic():
+            if quota:
+                quotas.hold(owner, actor)
             sub.bundle.save(f"{sha[:16]}{suffix}", ContentFile(data), save=False)
             sub.save()
             Blob.put(Blob.Kind.BUNDLE, data)  # where every worker reads it, on any machine
@@ -134,15 +141,16 @@ def cancel_submission(sub: Submission) -> Submission:
     return sub
 
 
-def rerun_submission(sub: Submission, *, enqueue: bool = True) -> Submission:
+def rerun_submission(sub: Submission, *, enqueue: bool = True, actor=None) -> Submission:
     """A new submission of the same bundle or endpoint, owned by the same user, on the same
     backends, queued as a new upload is. The bundle goes through today's checks again (the
-    loader may have tightened since); an endpoint starts with a fresh usage count."""
+    loader may have tightened since); an endpoint starts with a fresh usage count. It counts in
+    the owner's daily quota unless ``actor`` (who asks; the owner when None) is exempt."""
     if not sub.is_done:
         raise ValidationError(f"submission {sub.pk} is still {sub.state}; rerun it once it has ended "
                               "(or cancel it first)", code="conflict")
     if sub.kind == Submission.Kind.ENDPOINT:
-        return _rerun_endpoint(sub, enqueue)
+        return _rerun_endpoint(sub, enqueue, actor)
     try:
         data = Blob.read(sub.bundle_sha256)
     except (LookupError, ValueError) as e:
@@ -150,10 +158,10 @@ def rerun_submission(sub: Submission, *, enqueue: bool = True) -> Submission:
     suffix = _suffix(sub.bundle.name or f"bundle{ARCHIVE_SUFFIXES[0]}")
     bundle = validate_archive(data, suffix)
     return _store_bundle(sub.owner, data, suffix, bundle, name=sub.name, description=sub.description,
-                         public=sub.public, backends=list(sub.backends), enqueue=enqueue)
+                         public=sub.public, backends=list(sub.backends), enqueue=enqueue, actor=actor)
 
 
-def _rerun_endpoint(sub: Submission, enqueue: bool) -> Submission:
+def _rerun_endpoint(sub: Submission, enqueue: bool, actor=None) -> Submission:
     ep = Endpoint.objects.filter(submission=sub).first()
     if ep is None:
         raise ValidationError(f"submission {sub.pk} has no endpoint to call again")
@@ -161,6 +169,7 @@ def _rerun_endpoint(sub: Submission, enqueue: bool) -> Submission:
     if unknown:
         raise ValidationError(f"backends {unknown} are not served here any more; available: {settings.EKB_BACKENDS}")
     with transaction.atomic():
+        quotas.hold(sub.owner, actor)
         new = Submission.objects.create(
             owner=sub.owner, kind=Submission.Kind.ENDPOINT, name=sub.name, description=sub.description,
             public=sub.public, backends=list(sub.backends), tasks_total=sub.tasks_total)

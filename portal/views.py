@@ -28,8 +28,10 @@ from portal.submissions import cancel_submission, create_submission, may_manage,
 def _over_quota(request: HttpRequest, form, template: str) -> HttpResponse | None:
     """The form again with the quota's message (429, Retry-After), when the user is over it."""
     over = quotas.over_quota(request.user)
-    if over is None:
-        return None
+    return None if over is None else _refused(request, form, template, over)
+
+
+def _refused(request: HttpRequest, form, template: str, over: quotas.OverQuota) -> HttpResponse:
     form.add_error(None, over.message)
     resp = render(request, template, {"form": form, "quota": _quota(request.user)}, status=429)
     resp["Retry-After"] = str(over.wait_s)
@@ -54,6 +56,8 @@ def submit(request: HttpRequest) -> HttpResponse:
             sub = create_submission(request.user, form.cleaned_data["bundle"],
                                     name=form.cleaned_data["name"], description=form.cleaned_data["description"],
                                     public=form.cleaned_data["public"], backends=form.cleaned_data["backends"] or None)
+        except quotas.QuotaExhausted as e:  # another upload of the user's took the last slot meanwhile
+            return _refused(request, form, "portal/submit.html", e.over)
         except ValidationError as e:
             for m in e.messages:
                 form.add_error("bundle", m)
@@ -92,6 +96,8 @@ def submit_endpoint(request: HttpRequest) -> HttpResponse:
                 request.user, url=d["url"], model=d["model"], api_key=d["api_key"], mode=d["mode"],
                 budget=form.budget(), tasks=d["tasks"].split(), name=d["name"], description=d["description"],
                 public=d["public"], backends=d["backends"] or None, probe=True)
+        except quotas.QuotaExhausted as e:
+            return _refused(request, form, "portal/submit_endpoint.html", e.over)
         except ValidationError as e:
             for field, msgs in e.message_dict.items():
                 form.add_error(field if field in form.fields else None, msgs)
@@ -174,7 +180,10 @@ def rerun(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, over.message)
         return redirect("portal:submission", pk=sub.pk)
     try:
-        new = rerun_submission(sub)
+        new = rerun_submission(sub, actor=request.user)
+    except quotas.QuotaExhausted as e:
+        messages.error(request, e.over.message)
+        return redirect("portal:submission", pk=sub.pk)
     except ValidationError as e:
         messages.error(request, " ".join(e.messages))
         return redirect("portal:submission", pk=sub.pk)

@@ -167,6 +167,57 @@ def test_the_daily_quota_answers_429_with_when(settings, django_capture_on_commi
     assert _post_bundle(token_client(alice), bundle_zip(RELU_DEFAULT), "unlimited").status_code == 201
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_submissions_at_the_same_instant_cannot_both_take_the_last_slot(settings):
+    """The owner's row is locked where a submission is stored: a second upload made while the
+    first is being stored waits for it, counts it, and is refused with nothing stored (without
+    the lock it counted only what was committed, and both took the one free slot)."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from portal import quotas
+    from portal.models import Submission
+    from portal.submissions import create_submission
+
+    settings.EKB_DAILY_SUBMISSIONS = 1
+    alice = make_user("alice")
+    stored, release = threading.Event(), threading.Event()
+    second: dict = {}
+
+    def first_upload():
+        try:
+            with transaction.atomic():  # stored, not yet committed, while the second one asks
+                create_submission(alice, upload(bundle_zip(RELU_DEFAULT, name="first")), name="first", enqueue=False)
+                stored.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    def second_upload():
+        try:
+            # another bundle: nothing else of the first's (its stored bytes) to wait for
+            create_submission(alice, upload(bundle_zip(RELU_DEFAULT, name="second")), name="second", enqueue=False)
+            second["outcome"] = "stored"
+        except quotas.QuotaExhausted as e:
+            second["outcome"] = e.over.message
+        finally:
+            connection.close()
+
+    a = threading.Thread(target=first_upload)
+    a.start()
+    assert stored.wait(30)
+    b = threading.Thread(target=second_upload)
+    b.start()
+    b.join(1.0)
+    assert b.is_alive(), f"the second upload did not wait for the first: {second}"  # held by the lock
+    release.set()
+    a.join(30)
+    b.join(30)
+    assert second["outcome"].startswith("daily quota reached: 1 submissions in the last 24 hours"), second
+    assert list(Submission.objects.filter(owner=alice).values_list("name", flat=True)) == ["first"]
+
+
 @pytest.mark.django_db
 def test_api_rates_per_user_and_per_address(settings):
     from rest_framework.test import APIClient

@@ -169,8 +169,9 @@ def _bundle(user, name: str, out) -> Submission | None:
         out.write(f"{name}: already {sub.state} (submission {sub.pk})")
         return sub
     if sub is None:
+        # the operator's demo data: counted in nobody's daily quota
         sub = create_submission(user, SimpleUploadedFile(f"{name}.zip", data), name=name, backends=backends,
-                                enqueue=False)
+                                enqueue=False, quota=False)
     out.write(f"{name}: queued, {_tasks(sub.tasks_total - sub.tasks_done)} on {', '.join(backends)} "
               f"(submission {sub.pk})")
     enqueue_jobs(sub)
@@ -201,7 +202,7 @@ def _endpoint(user, mode: str, url: str, out) -> Submission | None:
     else:
         sub = create_endpoint_submission(
             user, url=url, model=NAME, mode=mode, budget=ENDPOINT_BUDGET, tasks=ENDPOINT_TASKS, name=name,
-            enqueue=False,
+            enqueue=False, quota=False,
             description="The built-in search agent (no LLM) behind the OpenAI-compatible API: "
                         f"{mode} mode, {ENDPOINT_BUDGET['candidates']} measured candidates per task.")
     out.write(f"{name}: queued, {_tasks(sub.tasks_total - sub.tasks_done)} on {', '.join(sub.backends)} "
