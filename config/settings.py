@@ -110,6 +110,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "portal.middleware.DatabaseLost",  # 503 with Retry-After, not 500, when the connection dies mid-request
 ]
 
 ROOT_URLCONF = "config.urls"

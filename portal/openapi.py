@@ -1,7 +1,7 @@
 """The API's contract conventions, in one place so that every operation keeps them (and an
 operation added later gets them without asking):
 
-* :class:`ApiSchema` — the errors each operation can answer (400, 401, 403, 404, 409, 429), all with
+* :class:`ApiSchema` — the errors each operation can answer (400, 401, 403, 404, 409, 429, 503), all with
   the one :data:`ERROR_SCHEMA` body; optional query parameters may be sent blank (= not given);
 * ``portal.pagination`` — ``limit`` / ``offset`` with bounds that are enforced (400 naming the
   parameter) and documented alike; the leaderboard's pages use the same bounds.
@@ -37,11 +37,15 @@ WHY = {
     "404": "no such resource, or not visible to you",
     "409": "the resource is not in a state that allows this",
     "429": "too many requests of this kind; retry after Retry-After seconds",
+    "503": "the database connection was lost while answering (nothing past what was committed was kept); "
+           "retry after Retry-After seconds",
 }
 HEADERS = {
     "401": {"WWW-Authenticate": {"schema": {"type": "string"}, "required": True,
                                  "description": 'the scheme to authenticate with: "Token"'}},
     "429": {"Retry-After": {"schema": {"type": "integer", "minimum": 0}, "required": True,
+                            "description": "seconds to wait"}},
+    "503": {"Retry-After": {"schema": {"type": "integer", "minimum": 0}, "required": True,
                             "description": "seconds to wait"}},
 }
 
@@ -50,7 +54,8 @@ class ApiSchema(AutoSchema):
     """drf-spectacular's schema, with the errors each operation can answer: 400 where it takes
     query parameters or a body, 401 everywhere (a token that is not valid is refused on every
     operation), 403 where a permission beyond "read freely" applies or the method is unsafe, 404
-    where the path names a resource, 429 where a throttle applies. An operation adds more (409) in
+    where the path names a resource, 429 where a throttle applies, 503 everywhere (a database
+    connection lost mid-request: ``portal.middleware``). An operation adds more (409) in
     its ``extend_schema(responses=...)``; whatever it documents itself is kept."""
 
     def get_operation(self, path, path_regex, path_prefix, method, registry):
@@ -64,7 +69,7 @@ class ApiSchema(AutoSchema):
             # every optional query parameter of this API reads blank as not given (an HTML form's "any")
             if p["in"] == "query" and not p.get("required"):
                 p["allowEmptyValue"] = True
-        codes = {"401"}
+        codes = {"401", "503"}
         if any(p["in"] == "query" for p in params) or "requestBody" in operation:
             codes.add("400")
         if any(p["in"] == "path" for p in params):

@@ -233,6 +233,71 @@ def test_a_connection_lost_while_a_result_lands_is_retried_not_swallowed():
 
 
 @pytest.mark.django_db(transaction=True)
+def test_an_upload_whose_connection_is_ended_mid_request_gets_503_and_its_retry_is_stored_once():
+    """The web process's connection is ended while the upload waits on the owner's row (held by
+    another session, as a concurrent upload would): the answer is 503 with Retry-After, nothing
+    is stored, and the retry with the same Idempotency-Key makes exactly one submission."""
+    import threading
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+
+    from portal.models import Submission
+
+    alice = make_user("alice")
+    client = token_client(alice)
+    data = bundle_zip(RELU_DEFAULT)
+    holding, release = threading.Event(), threading.Event()
+    answer: dict = {}
+
+    def hold_row():  # the owner's row, locked as a concurrent upload of theirs locks it
+        try:
+            with transaction.atomic():
+                get_user_model().objects.select_for_update().get(pk=alice.pk)
+                holding.set()
+                release.wait(60)
+        finally:
+            connection.close()
+
+    def post():
+        try:
+            answer["resp"] = client.post("/api/v1/submissions/", {"bundle": upload(data)}, format="multipart",
+                                         HTTP_IDEMPOTENCY_KEY="upload-1")
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_row)
+    holder.start()
+    assert holding.wait(30)
+    request = threading.Thread(target=post)
+    request.start()
+    with connection.cursor() as cur:  # the request's session, waiting for the lock: end it
+        def waiting() -> int | None:
+            cur.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND wait_event_type = 'Lock' AND query ILIKE '%%FOR UPDATE%%'")
+            row = cur.fetchone()
+            return row[0] if row else None
+        pid = wait_for(waiting, timeout=30, what="the upload to wait on the owner's row", interval=0.05)
+        cur.execute("SELECT pg_terminate_backend(%s)", [pid])
+    request.join(60)
+    release.set()
+    holder.join(60)
+    resp = answer["resp"]
+    assert resp.status_code == 503, resp.content
+    assert resp["Retry-After"] == "5"
+    assert resp.json()["detail"].startswith("the database connection was lost while this request was answered")
+    assert not Submission.objects.filter(owner=alice).exists()
+
+    retried = client.post("/api/v1/submissions/", {"bundle": upload(data)}, format="multipart",
+                          HTTP_IDEMPOTENCY_KEY="upload-1")
+    assert retried.status_code == 201, retried.content
+    again = client.post("/api/v1/submissions/", {"bundle": upload(data)}, format="multipart",
+                        HTTP_IDEMPOTENCY_KEY="upload-1")
+    assert again.status_code == 200 and again["Idempotent-Replayed"] == "true"
+    assert Submission.objects.filter(owner=alice).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_hanging_step_reaches_a_final_state(workers, broker):
     """A kernel that never ends: its check step is killed at the step's limit, the task is a
     timeout with the reason, and the submission finishes (its other task is evaluated)."""
