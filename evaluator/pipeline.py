@@ -268,9 +268,6 @@ class Builder:
                 status = records.COMPILE_ERROR if step == "build" else records.RUNTIME_ERROR
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
-    def _build(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> "Artifact | TaskResult":
-        return self._build_step(w, cand, r, scratch)[0]
-
     def _build_step(self, w, cand: Candidate, r: TaskResult, scratch: Path,
                     fresh: bool = False) -> tuple["Artifact | TaskResult", bool]:
         """The build step: the candidate's library, or the task's failure, and whether that follows
@@ -616,7 +613,7 @@ class Pipeline(Builder):
 
     def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:
         # the baselines' processes start while the candidate builds (the build is one core's work)
-        return self._check_and_time(w, r, lambda: self._build(w, cand, r, scratch))
+        return self._check_and_time(w, r, lambda: self._build_step(w, cand, r, scratch)[0])
 
     def _serve(self, stack: contextlib.ExitStack, w, kernels: dict[str, Artifact | dict],
                limit_s: float) -> dict[str, timing.Server]:

@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 import zipfile
@@ -404,6 +405,21 @@ def workers(transactional_db, broker, tmp_path):
     yield pool
     for w in pool.started:
         w.kill()
+
+
+def db_thread(fn) -> threading.Thread:
+    """``fn`` in a started thread of its own, whose database connection (a session of its own, as
+    another web process's) is closed when it ends."""
+    from django.db import connection
+
+    def run():
+        try:
+            fn()
+        finally:
+            connection.close()
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
 
 
 def wait_for(predicate, *, timeout: float, what: str, logs=lambda: "", interval: float = 0.25):

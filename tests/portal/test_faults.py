@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from portal_helpers import (BACKEND, EXAMPLES, MATMUL_HAND_TUNED, QUEUE, RELU_DEFAULT, SOFTMAX_HAND_TUNED,
-                            SUM_HAND_TUNED, Spec, bundle_zip, make_user, seed_leaderboard, served_tasks, token_client,
-                            upload, wait_for)
+                            SUM_HAND_TUNED, Spec, bundle_zip, db_thread, make_user, seed_leaderboard, served_tasks,
+                            token_client, upload, wait_for)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -251,26 +251,18 @@ def test_an_upload_whose_connection_is_ended_mid_request_gets_503_and_its_retry_
     answer: dict = {}
 
     def hold_row():  # the owner's row, locked as a concurrent upload of theirs locks it
-        try:
-            with transaction.atomic():
-                get_user_model().objects.select_for_update().get(pk=alice.pk)
-                holding.set()
-                release.wait(60)
-        finally:
-            connection.close()
+        with transaction.atomic():
+            get_user_model().objects.select_for_update().get(pk=alice.pk)
+            holding.set()
+            release.wait(60)
 
     def post():
-        try:
-            answer["resp"] = client.post("/api/v1/submissions/", {"bundle": upload(data)}, format="multipart",
-                                         HTTP_IDEMPOTENCY_KEY="upload-1")
-        finally:
-            connection.close()
+        answer["resp"] = client.post("/api/v1/submissions/", {"bundle": upload(data)}, format="multipart",
+                                     HTTP_IDEMPOTENCY_KEY="upload-1")
 
-    holder = threading.Thread(target=hold_row)
-    holder.start()
+    holder = db_thread(hold_row)
     assert holding.wait(30)
-    request = threading.Thread(target=post)
-    request.start()
+    request = db_thread(post)
     with connection.cursor() as cur:  # the request's session, waiting for the lock: end it
         def waiting() -> int | None:
             cur.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "

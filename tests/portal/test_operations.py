@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import evaluator
-from portal_helpers import (BACKEND, RELU_DEFAULT, REPO, add_result, bundle_zip, make_submission, make_user, manifest,
-                            queued_jobs, served_tasks, token_client, upload, wait_for, zip_bytes)
+from portal_helpers import (BACKEND, RELU_DEFAULT, REPO, add_result, bundle_zip, db_thread, make_submission, make_user,
+                            manifest, queued_jobs, served_tasks, token_client, upload, wait_for, zip_bytes)
 
 pytestmark = pytest.mark.usefixtures("isolated_media", "fresh_throttle_cache")
 
@@ -174,7 +174,7 @@ def test_two_submissions_at_the_same_instant_cannot_both_take_the_last_slot(sett
     the lock it counted only what was committed, and both took the one free slot)."""
     import threading
 
-    from django.db import connection, transaction
+    from django.db import transaction
 
     from portal import quotas
     from portal.models import Submission
@@ -186,13 +186,10 @@ def test_two_submissions_at_the_same_instant_cannot_both_take_the_last_slot(sett
     second: dict = {}
 
     def first_upload():
-        try:
-            with transaction.atomic():  # stored, not yet committed, while the second one asks
-                create_submission(alice, upload(bundle_zip(RELU_DEFAULT, name="first")), name="first", enqueue=False)
-                stored.set()
-                release.wait(30)
-        finally:
-            connection.close()
+        with transaction.atomic():  # stored, not yet committed, while the second one asks
+            create_submission(alice, upload(bundle_zip(RELU_DEFAULT, name="first")), name="first", enqueue=False)
+            stored.set()
+            release.wait(30)
 
     def second_upload():
         try:
@@ -201,14 +198,10 @@ def test_two_submissions_at_the_same_instant_cannot_both_take_the_last_slot(sett
             second["outcome"] = "stored"
         except quotas.QuotaExhausted as e:
             second["outcome"] = e.over.message
-        finally:
-            connection.close()
 
-    a = threading.Thread(target=first_upload)
-    a.start()
+    a = db_thread(first_upload)
     assert stored.wait(30)
-    b = threading.Thread(target=second_upload)
-    b.start()
+    b = db_thread(second_upload)
     b.join(1.0)
     assert b.is_alive(), f"the second upload did not wait for the first: {second}"  # held by the lock
     release.set()
