@@ -636,7 +636,8 @@ class Pipeline(Builder):
             env["TVM_USE_RUNTIME_LIB"] = "1"
         plans = {role: timing.arena_plan(specs, self.backend.max_slots) for role in kernels}
         kept = None
-        if self._serving is not None and len(kernels) == 1 and not self.backend.one_session:
+        if (self._serving is not None and len(kernels) == 1 and not self.backend.one_session
+                and self.backend.keeps_processes):
             (role,) = kernels
             if arena_layout(*plans[role]).total <= _ServeSession.ARENA_BYTES:
                 kept = self._serving.take(role, env, self._scratch)

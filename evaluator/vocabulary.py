@@ -58,6 +58,7 @@ class BackendKind(_Word):
     CPU_EDGE = "cpu-edge"  # the host CPU under an edge-class budget (backends/cpu_edge.py)
     OPENCL = "opencl"
     CUDA = "cuda"
+    CUDA_EDGE = "cuda-edge"  # the GPU held to a Jetson Orin-class share by CUDA MPS, emulated (backends/cuda_edge.py)
 
 
 def choices(enum: type[StrEnum]) -> list[tuple[str, str]]:

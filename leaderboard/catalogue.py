@@ -33,7 +33,7 @@ from evaluator.agents.budget import Budget
 from evaluator.agents.modes import MODES
 from evaluator.agents.prompts import CURRENT, PromptSet
 from evaluator.backends.base import BackendInfo
-from evaluator.backends.rpc import is_emulated
+from evaluator.backends.emulation import is_emulated
 from evaluator.scoring import DEFAULT_BASELINE
 from evaluator.vocabulary import Baseline, Status, Track
 from leaderboard.models import BaselineSample, Board

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from evaluator import suite
-from evaluator.backends.rpc import is_emulated
+from evaluator.backends.emulation import is_emulated
 from evaluator.suite import sources
 from evaluator.vocabulary import BackendKind, Baseline, Status, Track
 from leaderboard import catalogue

@@ -97,7 +97,7 @@ def _cuda_driver() -> str:
 def _driver(backend: str) -> str:
     """The device's driver as far as the machine tells: the CUDA driver's API version, the
     OpenCL platform's driver, else the operating system (a CPU's "driver")."""
-    if backend == BackendKind.CUDA:
+    if backend in (BackendKind.CUDA, BackendKind.CUDA_EDGE):
         return _cuda_driver() or "unknown CUDA driver"
     if backend == BackendKind.OPENCL:
         try:

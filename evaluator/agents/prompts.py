@@ -118,6 +118,8 @@ _CONSTRAINTS = {
     BackendKind.OPENCL: ("OpenCL device: bind loops to blockIdx/threadIdx; shared memory is `shared`, "
                          "registers `local`."),
     BackendKind.CUDA: "CUDA GPU: bind loops to blockIdx/threadIdx; shared memory is `shared`, registers `local`.",
+    BackendKind.CUDA_EDGE: "CUDA GPU held to an edge share of its SMs (a Jetson Orin-class stand-in): bind loops to "
+                           "blockIdx/threadIdx; shared memory is `shared`, registers `local`.",
 }
 
 

@@ -9,6 +9,7 @@ from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, Ke
 from evaluator.backends.cpu_edge import CpuEdge, CpuEdgeBuilder
 from evaluator.backends.cpu_llvm import CpuLlvm, CpuLlvmBuilder
 from evaluator.backends.cuda import Cuda, CudaBuilder
+from evaluator.backends.cuda_edge import CudaEdge, CudaEdgeBuilder
 from evaluator.backends.opencl import OpenCL, OpenCLBuilder
 from evaluator.backends.rpc import KEY_RE as RPC_KEY_RE
 from evaluator.backends.rpc import RpcBackend, RpcBuilder
@@ -18,10 +19,12 @@ __all__ = ["Backend", "BackendInfo", "BackendUnavailable", "Kernel", "BACKENDS",
            "get_builder", "infos", "name_problem"]
 
 BACKENDS: dict[str, type[Backend]] = {BackendKind.CPU_LLVM: CpuLlvm, BackendKind.CPU_EDGE: CpuEdge,
-                                      BackendKind.OPENCL: OpenCL, BackendKind.CUDA: Cuda}
+                                      BackendKind.OPENCL: OpenCL, BackendKind.CUDA: Cuda,
+                                      BackendKind.CUDA_EDGE: CudaEdge}
 # each backend's build half alone (a base of its backend), for ``get_builder``
 BUILDERS: dict[str, type[TargetBuilder]] = {BackendKind.CPU_LLVM: CpuLlvmBuilder, BackendKind.CPU_EDGE: CpuEdgeBuilder,
-                                            BackendKind.OPENCL: OpenCLBuilder, BackendKind.CUDA: CudaBuilder}
+                                            BackendKind.OPENCL: OpenCLBuilder, BackendKind.CUDA: CudaBuilder,
+                                            BackendKind.CUDA_EDGE: CudaEdgeBuilder}
 # Known names that later backends will implement; listed so `backends` reports them honestly.
 PLANNED: dict[str, str] = {}
 

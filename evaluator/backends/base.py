@@ -182,6 +182,9 @@ class DeviceRunner(ABC):
     # backend is a set of device tensors to allocate, and on a remote board every allocation is
     # a round trip (1,024 slots took a model graph's loading past its limit)
     max_slots: int = 256
+    # Whether a session may keep a step process for the next task (its scratch emptied between
+    # them); not where something the step needs beside it lives in its scratch (cuda-edge's daemon)
+    keeps_processes: bool = True
 
     @abstractmethod
     def info(self) -> BackendInfo: ...

@@ -57,15 +57,12 @@ from pathlib import Path
 
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, DeviceRunner, Kernel, TargetBuilder
 from evaluator.backends.cpu_llvm import _cpuinfo, _CpuKernel, host_target
+from evaluator.backends.emulation import EMULATED_ENV, EMULATED_MARK, emulated_keys
 
 TRACKER_ENV = "EKB_RPC_TRACKER"
 TARGETS_ENV = "EKB_RPC_TARGETS"
 WAIT_ENV = "EKB_RPC_WAIT_S"
 CHANNEL_ENV = "EKB_RPC_CHANNEL"  # set by the evaluating process for the run step only
-EMULATED_ENV = "EKB_RPC_EMULATED"
-EMULATOR = "qemu-user"
-# what every emulated board's device description contains: "aarch64 under qemu-user 7.2 on …"
-EMULATED_MARK = f" under {EMULATOR} "
 KEY_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")  # the bundle format's rule for rpc:<key>
 
 CONNECT_S = 5.0  # connecting to and handshaking with the tracker or a board
@@ -113,18 +110,6 @@ def configured_targets() -> dict[str, dict]:
                                      '{"kind": "llvm", "mtriple": "aarch64-linux-gnu"}; '
                                      "only CPU boards are supported so far")
     return value
-
-
-def emulated_keys() -> frozenset[str]:
-    """``EKB_RPC_EMULATED``: the keys of the boards that are emulated."""
-    return frozenset(k.strip() for k in os.environ.get(EMULATED_ENV, "").split(",") if k.strip())
-
-
-def is_emulated(backend: str, device: str = "") -> bool:
-    """Whether ``backend``'s board (on ``device``) is emulated, so that its times are never
-    ranked: an ``rpc:`` key in ``EKB_RPC_EMULATED``, or a device described as emulated (a result
-    recorded as emulated stays so where the setting is not set, e.g. the web process)."""
-    return (backend.startswith("rpc:") and backend[4:] in emulated_keys()) or EMULATED_MARK in (device or "")
 
 
 @functools.lru_cache(maxsize=None)

@@ -4,5 +4,5 @@ by qemu-user on this machine).
 An emulated board runs the cross-built artifacts for real, so its correctness is real; its
 times are the emulator's, so they are marked and never ranked. The rule and its setting
 (``EKB_RPC_EMULATED=key1,key2``) belong to the ``rpc:`` backend, which the sandboxed run step
-imports: see ``evaluator.backends.rpc.is_emulated``.
+imports: see ``evaluator.backends.emulation.is_emulated``.
 """

@@ -63,7 +63,8 @@ FORMATS: dict[str, Format] = {
         Format("opencl-source", raw_source.check_text("OpenCL C"), "OpenCL C kernel source + launch sizes",
                frozenset({"opencl"}), check_launch=raw_source.check_launch_for("opencl-source")),
         Format("cuda-source", raw_source.check_text("CUDA C"), "CUDA C kernel source + grid/block",
-               frozenset({"cuda"}), check_launch=raw_source.check_launch_for("cuda-source")),
+               frozenset({BackendKind.CUDA, BackendKind.CUDA_EDGE}),
+               check_launch=raw_source.check_launch_for("cuda-source")),
         Format("c-source", raw_source.check_text("C"), "a C function over dense row-major arrays",
                HOST_C, check_launch=raw_source.check_launch_for("c-source")),
     ]

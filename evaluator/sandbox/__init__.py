@@ -18,6 +18,7 @@ import importlib.util
 import json
 import os
 import resource
+import shlex
 import shutil
 import stat
 import subprocess
@@ -270,6 +271,7 @@ class Sandbox:
         self.devices = devices
         self.cpus: tuple[int, ...] = ()  # the CPUs every step is pinned to (none: the process's own)
         self.taskset: str | None = None
+        self.launch: tuple[str, ...] = ()  # shell lines run in the step's cgroup before bwrap
         self.layout = layout or cgroup.detect()
         # Without a pids controller the process limit is RLIMIT_NPROC, which the kernel does not
         # apply to root: steps then run as uid 65534 outside the sandbox too (setpriv before bwrap)
@@ -315,6 +317,16 @@ class Sandbox:
                 seccomp.write_bpf(str(other.bpf_path), pinned=True)
             except RuntimeError as e:  # the filter would not kill what it must
                 raise SandboxUnavailable(str(e)) from e
+        return other
+
+    def with_launch(self, lines: tuple[str, ...]) -> "Sandbox":
+        """This sandbox, each step first running ``lines`` (shell commands, ``{scratch}`` standing
+        for the step's scratch) in its cgroup, as the step's user, outside bwrap: a helper the
+        step's device needs beside it (``backends.cuda_edge``: an MPS daemon holding the GPU
+        share), counted in the step's limits and ended with it (the cgroup is killed)."""
+        other = copy.copy(self)
+        other.launch = tuple(lines)
+        other._shares = self  # noqa: SLF001 - the private directory (filter, package view) lives while either does
         return other
 
     def describe(self) -> str:
@@ -393,7 +405,10 @@ class Sandbox:
                     "--inh-caps=-all", *args]
         # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
         joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
-        cmd = ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *args, *argv]
+        user = "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all " if self.unprivileged else ""
+        helpers = "".join(f"{user}sh -c {shlex.quote(line.format(scratch=shlex.quote(str(scratch))))} && "
+                          for line in self.launch)
+        cmd = ["/bin/sh", "-c", f'{joins} && {helpers}exec "$@"', "sh", *args, *argv]
         if self.cpus:
             # pinned before the shell starts: bwrap, the step and every thread it makes inherit
             # the mask, so nothing of the step ever runs on another CPU

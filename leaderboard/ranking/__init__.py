@@ -14,7 +14,7 @@ Baseline rows are always present and marked: ``tvm-default`` (the reference comp
 
 The parts:
 
-An emulated board (``evaluator.backends.rpc.is_emulated``: qemu-user) never ranks by time: its
+An emulated board (``evaluator.backends.emulation.is_emulated``: qemu-user) never ranks by time: its
 rows rank by Correct@1 alone, with no speed column, and the page says "times emulated".
 
 * :mod:`.scoring` — scoring and ranking plain rows (no database, no Django);
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from evaluator.backends.rpc import is_emulated
+from evaluator.backends.emulation import is_emulated
 from evaluator.vocabulary import BackendKind, Track
 from leaderboard.ranking import queries, scoring
 from leaderboard.ranking.params import BoardQuery, BoardQuerySerializer, parse_query

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db.models import Count, Q
 
-from evaluator.backends.rpc import is_emulated
+from evaluator.backends.emulation import is_emulated
 from leaderboard.models import BackendPeak, BaselineSample, Board, BoardEntry
 from leaderboard.ranking import cache
 from leaderboard.ranking.scoring import BASELINES, TRACKS, Entry, baseline_records, entry_metrics, generalisation_of

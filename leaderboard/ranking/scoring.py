@@ -179,9 +179,9 @@ def measured_baselines(entries: Iterable[Entry], measured_elsewhere: Iterable[st
     return [b for b in BASELINES if b in measured]
 
 
-EMULATED_NOTICE = ("times emulated: this board's device is emulated (qemu-user), so its results are "
-                   "real but its times are the emulator's; Fast@p, speedups and the geomeans are not "
-                   "shown, and rows rank by Correct@1")
+EMULATED_NOTICE = ("times emulated: this board's device is emulated (a board under qemu-user, or a server "
+                   "GPU held to an edge share), so its results are real but its times are not the "
+                   "device's; Fast@p, speedups and the geomeans are not shown, and rows rank by Correct@1")
 
 
 def baseline_notices(baseline: str, measured: list[str], emulated: bool = False) -> list[str]:
@@ -291,7 +291,7 @@ def rank(entries: Iterable[Entry], *, baseline: str, p: float, measured: list[st
     rows and submissions without one show NO_GENERALISATION). The histogram (bin → tasks, against
     ``baseline``) is only added up ``with_histogram``, from the entries' histograms.
 
-    ``emulated``: the board's times are an emulator's (``evaluator.backends.rpc.is_emulated``):
+    ``emulated``: the board's times are an emulator's (``evaluator.backends.emulation.is_emulated``):
     as if no baseline were measured, no time-derived number is shown or used, rows rank by
     Correct@1 alone, and there is no histogram."""
     available = baseline in measured and not emulated

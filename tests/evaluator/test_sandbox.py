@@ -628,3 +628,32 @@ def test_a_gpu_backends_device_nodes_are_bound_into_its_steps(tmp_path):
     without = Pipeline("cpu-llvm", protocol, sandbox=Sandbox(LIMITS))
     r = run(without, probe_code)
     assert r.status == records.COMPILE_ERROR and "No such file or directory" in r.reason, r.reason
+
+
+def test_a_launch_helper_starts_before_the_step_in_its_cgroup_and_ends_with_it(sandbox):
+    """``Sandbox.with_launch`` (cuda-edge's MPS daemon): the lines run before bwrap, outside its
+    namespaces, inside the step's cgroup; a helper left running there is ended with the step."""
+    import subprocess
+
+    helper = sandbox.with_launch(("readlink /proc/self/ns/mnt > {scratch}/helper-ns",
+                                  "sleep 300 > /dev/null 2>&1 & echo $! > {scratch}/helper.pid"))
+    assert sandbox.launch == ()  # the deployment's sandbox is unchanged
+    step = "import os; print(open(os.path.join(os.environ['S'], 'helper-ns')).read().strip(), " \
+           "os.readlink('/proc/self/ns/mnt'))"
+    with helper.scratch() as scratch:
+        group = helper.cgroup()
+        try:
+            cmd, fd = helper.command([sys.executable, "-c", step], scratch, {"S": str(scratch)}, group)
+            try:
+                p = subprocess.run(cmd, pass_fds=[fd], cwd="/", env={"PATH": "/usr/bin:/bin"},
+                                   capture_output=True, text=True, timeout=60)
+            finally:
+                os.close(fd)
+            assert p.returncode == 0, p.stderr
+            helper_ns, step_ns = p.stdout.split()
+            assert helper_ns == os.readlink("/proc/self/ns/mnt") != step_ns  # outside bwrap; the step inside
+            pid = int((scratch / "helper.pid").read_text())
+            assert pid in group.pids()  # counted in the step's limits
+        finally:
+            group.remove()
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split(")")[1][:3]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evaluator import records
-from evaluator.backends import get_backend, rpc
+from evaluator.backends import emulation, get_backend, rpc
 from evaluator.boards import qemu_aarch64
 from evaluator.formats.bundle import load_bundle
 from evaluator.pipeline import evaluate_bundle
@@ -45,7 +45,7 @@ def board():
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(rpc.TRACKER_ENV, f"{HOST}:{port}")
         mp.setenv(rpc.TARGETS_ENV, json.dumps({KEY: qemu_aarch64.TARGET}))
-        mp.setenv(rpc.EMULATED_ENV, KEY)
+        mp.setenv(emulation.EMULATED_ENV, KEY)
         yield board, sandboxed
     board.stop()
     svc.stop()
@@ -113,17 +113,19 @@ def test_the_emulated_board_evaluates_a_bundle_for_real(board, tmp_path, quick_p
 def test_an_emulated_board_is_said_so_and_its_device_is_the_emulator(monkeypatch):
     monkeypatch.setenv(rpc.TRACKER_ENV, f"{HOST}:1")  # nothing there
     monkeypatch.setenv(rpc.TARGETS_ENV, json.dumps({KEY: qemu_aarch64.TARGET, "pi": qemu_aarch64.TARGET}))
-    monkeypatch.setenv(rpc.EMULATED_ENV, f" {KEY} ,other")
-    assert rpc.emulated_keys() == {KEY, "other"}
+    monkeypatch.setenv(emulation.EMULATED_ENV, f" {KEY} ,other")
+    assert emulation.emulated_keys() == {KEY, "other"}
     listed = {i.name: i for i in rpc.infos()}
     assert listed[f"rpc:{KEY}"].emulated and not listed["rpc:pi"].emulated
-    assert rpc.is_emulated(f"rpc:{KEY}") and not rpc.is_emulated("rpc:pi") and not rpc.is_emulated(KEY)
+    assert emulation.is_emulated(f"rpc:{KEY}") and not emulation.is_emulated("rpc:pi")
+    assert not emulation.is_emulated(KEY)
     assert get_backend(f"rpc:{KEY}").max_slots < get_backend("rpc:pi").max_slots
-    assert get_backend(f"rpc:{KEY}").child_env()[rpc.EMULATED_ENV] == KEY
+    assert get_backend(f"rpc:{KEY}").child_env()[emulation.EMULATED_ENV] == KEY
     # the device description marks it too: a result recorded on it stays unranked where the
     # setting is not set (a web process)
     device = rpc.emulated_device("aarch64")
-    assert rpc.is_emulated("rpc:elsewhere", device) and not rpc.is_emulated("cpu-llvm", "AMD EPYC (2 cores)")
+    assert emulation.is_emulated("rpc:elsewhere", device)
+    assert not emulation.is_emulated("cpu-llvm", "AMD EPYC (2 cores)")
 
 
 def test_an_emulated_board_ranks_by_correctness_only():
@@ -161,7 +163,7 @@ def test_the_board_of_an_emulated_backend_never_uses_its_times(client, monkeypat
     from portal.models import Result
     from portal_helpers import add_result, make_submission, make_user, served_tasks
 
-    monkeypatch.setenv(rpc.EMULATED_ENV, KEY)
+    monkeypatch.setenv(emulation.EMULATED_ENV, KEY)
     backend, device = f"rpc:{KEY}", rpc.emulated_device("aarch64")
     tasks = served_tasks()[:4]
     fast = make_submission(make_user("fast"), "fast-half-wrong", backends=(backend,))
@@ -180,7 +182,7 @@ def test_the_board_of_an_emulated_backend_never_uses_its_times(client, monkeypat
     for x in r.rows:
         assert all(x.summary[k] is None for k in SPEED_KEYS), (x.name, x.summary)
     # the same rule without the setting: the device says the board is emulated
-    monkeypatch.delenv(rpc.EMULATED_ENV)
+    monkeypatch.delenv(emulation.EMULATED_ENV)
     assert board(backend, device=device).emulated
 
     from django.urls import reverse
