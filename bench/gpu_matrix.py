@@ -199,18 +199,23 @@ def _example(name: str, tasks: set[str]) -> bytes | None:
 
 
 def _default_bundle(workloads, backends) -> bytes:
-    """Each backend's default module of every L1/L2 task, as a TVMScript entry."""
+    """Each backend's default module of every L1/L2 task, as a TVMScript entry; a model graph's,
+    as the layered trace that leaves every fused function to dlight (``gpu_graph_default``)."""
     from evaluator.backends import get_builder
+    from evaluator.examples import gpu_graph_default
 
     entries, files = [], {}
     for be in backends:
         builder = get_builder(be, TARGETS.get(be))
         for w in workloads:
-            if w.level == "L3":  # a graph's default is the backend's build of the Relax module, not a script
-                continue
-            name = f"kernels/{be}/{w.id.replace('/', '__').replace('@', '--')}.py"
-            files[name] = builder.default_module(w.canonical_module(), w).script()
-            entries.append({"workload": w.id, "backend": be, "format": "tvmscript", "file": name})
+            stem = f"kernels/{be}/{w.id.replace('/', '__').replace('@', '--')}"
+            if w.level == "L3":
+                name, fmt = f"{stem}.json", "layered-trace"
+                files[name] = json.dumps(gpu_graph_default(w.canonical_module()), indent=1) + "\n"
+            else:
+                name, fmt = f"{stem}.py", "tvmscript"
+                files[name] = builder.default_module(w.canonical_module(), w).script()
+            entries.append({"workload": w.id, "backend": be, "format": fmt, "file": name})
     return _zip({"schema": "edgekernelbench/bundle@1", "name": "tvm-default",
                  "description": "Each backend's default module, submitted as itself.", "entries": entries}, files)
 
@@ -505,7 +510,7 @@ def cmd_plan(args) -> int:
     manifests = [json.loads(f.read_text()) for f in GPU_DIR.glob("farm-*/manifest.json")]
     packed = {t for doc in manifests if set(backends) & set(doc["backends"]) for t in doc["tasks"]}  # not measured yet
     todo = [w for w in suite.workloads(include_hidden=False)
-            if w.level != "L3" and w.id not in done and w.id not in packed]
+            if w.id not in done and w.id not in packed]
     room = args.chunk_mib << 20
     chunks: list[list[str]] = [[]]
     used = 0
@@ -543,8 +548,7 @@ def cmd_merge(args) -> int:
     for w in public:
         if w.id in tasks:
             continue
-        left_out[w.id] = ("L3 graph: the tvm-default bundle has no entry (a graph's default is the backend's build "
-                          "of its Relax module)") if w.level == "L3" else "not measured yet"
+        left_out[w.id] = "not measured yet"
     board = [tasks[w.id] for w in public if w.id in tasks]
     speedups = [t["speedup"]["tvm-default"] for t in board
                 if t["status"] == "correct" and t.get("speedup", {}).get("tvm-default") is not None]
@@ -594,8 +598,7 @@ def _merged_markdown(r: dict) -> str:
              (f"- A vendor (PyTorch) speedup on {r['vendor_tasks']} tasks; vendor Fast@1.0 {v['fast@1.0']:.3f}, "
               f"geomean × vendor (correct) {_fmt(v['geomean_correct'], '.3f')}." if len(r["by_device"]) < 2 else
               f"- A vendor (PyTorch) speedup on {r['vendor_tasks']} tasks: per device below."),
-             f"- Not measured: {len(r['left_out'])} ({len(missing)} not measured yet; "
-             f"{len(r['left_out']) - len(missing)} L3 graphs without a tvm-default entry).", ""]
+             f"- Not measured yet: {len(r['left_out'])}.", ""]
     if len(r["by_device"]) > 1:
         lines += ["Chunks were measured on more than one GPU; vendor figures are each device's own, never pooled:", "",
                   "| device | tasks | Correct@1 | default vs itself: median (range) | with a vendor speedup "

@@ -18,6 +18,16 @@ SCHEMA = "edgekernelbench/bundle@1"
 DEFAULT_BACKENDS = (BackendKind.CPU_LLVM, BackendKind.OPENCL)
 
 
+def gpu_graph_default(canonical) -> dict:
+    """A model graph's tvm-default entry on a GPU backend (opencl, cuda): a layered trace naming
+    every fused function with no steps, which the backend's build schedules with dlight (the
+    default's own rules are no layered-trace steps)."""
+    doc = document(functions={f: {} for f in schedulable_functions(canonical)})
+    doc["description"] = ("every fused function left to TVM's default GPU schedules (dlight), "
+                          "which a GPU backend applies to functions without thread bindings")
+    return doc
+
+
 def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | None:
     """``(format, file name, text)`` of the ``tvm-default`` entry for a workload on a backend.
 
@@ -31,10 +41,8 @@ def default_entry(w: suite.WorkloadDef, backend: str) -> tuple[str, str, str] | 
         return "layered-trace", f"schedules/{stem}.json", json.dumps(default_document(canonical), indent=1) + "\n"
     if backend == BackendKind.OPENCL:
         if w.level == "L3":
-            doc = document(functions={f: {} for f in schedulable_functions(canonical)})
-            doc["description"] = ("every fused function left to TVM's default GPU schedules (dlight), "
-                                  "which the opencl backend applies to functions without thread bindings")
-            return "layered-trace", f"schedules/opencl/{stem}.json", json.dumps(doc, indent=1) + "\n"
+            text = json.dumps(gpu_graph_default(canonical), indent=1) + "\n"
+            return "layered-trace", f"schedules/opencl/{stem}.json", text
         return "tvmscript", f"schedules/opencl/{stem}.py", OpenCL().default_module(canonical, w).script() + "\n"
     raise ValueError(f"no tvm-default entries are defined for backend {backend!r}")
 

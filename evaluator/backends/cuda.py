@@ -32,9 +32,10 @@ import numpy as np
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, DeviceRunner, Kernel, TargetBuilder
 from evaluator.backends.cpu_llvm import host_target
 from evaluator.backends.peaks import cache_dir
-from evaluator.baselines import vendor_torch
+from evaluator.baselines import dlight_default, vendor_torch
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
+from evaluator.ir.layered_trace import _is_graph
 from evaluator.sandbox import DevicePaths, driver_library_dirs, nvidia_device_nodes
 from evaluator.vocabulary import BackendKind
 
@@ -402,7 +403,9 @@ class CudaBuilder(TargetBuilder):
 
     name = BackendKind.CUDA
     vendor_baseline = False  # NumPy on the host is no GPU library; PyTorch is (vendor_spec)
-    baseline = Dlight("cuda")
+    # dlight; a model-graph function a trace leaves unnamed gets it too (``compile`` applies it to
+    # every function of a graph left without thread bindings)
+    baseline = Dlight("cuda", unnamed="dlight")
 
     def __init__(self, arch: str | None = None, host: dict | None = None, limits: dict | None = None):
         self._arch, self._host, self._limits = arch, host, limits
@@ -436,6 +439,8 @@ class CudaBuilder(TargetBuilder):
         """The compiled module (host code plus the embedded CUDA C; see ``cuda_sources``)."""
         import tvm  # heavy: TVM is imported on use, never with this module
 
+        if _is_graph(mod):
+            mod = dlight_default.schedule_unbound(mod, self.target())
         unbound = _unbound_functions(mod)
         if unbound:
             # TVM would compile such a function as host code that dereferences device memory

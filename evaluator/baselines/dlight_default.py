@@ -217,3 +217,34 @@ def bind_opaque(func):
             enclosing.append(indent)
         lines.append(line)
     return tvm.script.from_source("\n".join(lines))
+
+
+def schedule_unbound(mod, target: dict):
+    """TVM's default GPU schedules (dlight) for every fused function that binds no loop to a
+    thread: the functions a layered trace leaves to the defaults (dlight's primitives are no
+    layered-trace steps, so they are applied here, after the trace): a model graph's build on
+    a GPU backend."""
+    # heavy: TVM is imported on use, never with this module
+    import tvm
+    from tvm import tirx
+
+    unbound = {gv: f for gv, f in mod.functions.items()
+               if isinstance(f, tirx.PrimFunc) and not binds_threads(f)}
+    if not unbound:
+        return mod
+    scheduled = schedule(tvm.IRModule(unbound), target)
+    out = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
+    for gv, f in scheduled.functions.items():
+        out.update_func(out.get_global_var(gv.name_hint), f)
+    return out
+
+
+def binds_threads(func) -> bool:
+    # heavy: TVM is imported on use, never with this module
+    import tvm_ffi
+    from tvm import tirx
+
+    found = []
+    tvm_ffi.structural_walk(func.body, lambda n: found.append(1) if isinstance(n, tirx.For)
+                            and n.kind == tirx.ForKind.THREAD_BINDING else None, order="pre")
+    return bool(found)

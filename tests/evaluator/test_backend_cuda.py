@@ -54,6 +54,24 @@ def test_builds_the_default_module_without_a_gpu(offline, tmp_path):
     assert target["host"] == HOST
 
 
+def test_a_model_graphs_default_entry_builds_with_dlight_for_every_function(offline, tmp_path):
+    """A graph's tvm-default entry names every fused function with no steps; the build schedules
+    each with dlight, as opencl's does. A kernel-level module left unbound is still refused."""
+    from evaluator import formats
+    from evaluator.examples import gpu_graph_default
+
+    w = suite.get_workload("model/ds-cnn-kws@n1h49w10")
+    doc = gpu_graph_default(w.canonical_module())
+    mod = formats.lower("layered-trace", json.dumps(doc), w.canonical_module(), default_layers=offline.default_layers)
+    ex = offline.compile(mod)
+    sources = cuda_sources(ex.mod)
+    assert sources and sum(s.count("__global__") for s in sources) >= len(doc["functions"])
+    ex.export_library(str(tmp_path / "graph.so"))
+    kernel = suite.get_workload("softmax/softmax@m256n512")
+    with pytest.raises(ValueError, match="bind loops to blockIdx"):
+        offline.compile(kernel.canonical_module())
+
+
 _SHARED = re.compile(r"__shared__\s+(?:(?:__align__|alignas)\(\d+\)\s+)?(\w+)\s+\w+\[(\d+)\]")
 _BYTES = {"float": 4, "half": 2, "int": 4, "char": 1, "signed char": 1, "double": 8, "uint": 4, "int64_t": 8}
 

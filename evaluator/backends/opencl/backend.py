@@ -9,8 +9,9 @@ import os
 import re
 
 from evaluator.backends.opencl import runtime as ocl
-from evaluator.backends.opencl.lowering import _schedule_unbound, lower_to_artifact
+from evaluator.backends.opencl.lowering import lower_to_artifact
 from evaluator.backends.base import Backend, BackendInfo, BackendUnavailable, DeviceRunner, Kernel, TargetBuilder
+from evaluator.baselines import dlight_default
 from evaluator.baselines.policy import Dlight
 from evaluator.formats import raw_source
 from evaluator.ir.layered_trace import _is_graph
@@ -59,7 +60,7 @@ class OpenCLBuilder(TargetBuilder):
 
     def build(self, mod, path: str) -> None:
         if _is_graph(mod):
-            mod = _schedule_unbound(mod, self.target())
+            mod = dlight_default.schedule_unbound(mod, self.target())
         doc = lower_to_artifact(mod, self.target())
         if _uses_half(doc):
             # for devices without half arithmetic: the same schedule over float32 (see runtime.py)

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evaluator.backends.opencl import runtime as ocl
-from evaluator.baselines import dlight_default
 from evaluator.ir.layered_trace import _is_graph
 
 # The launch parameters that become OpenCL sizes (work-groups, work-items per group); anything
@@ -468,33 +467,3 @@ def _fresh(name: str, taken: set[str]) -> str:
         out = f"{name}_{i}"
     taken.add(out)
     return out
-
-
-def _schedule_unbound(mod, target: dict):
-    """TVM's default GPU schedules (dlight) for every fused function that binds no loop to a
-    thread: the functions a layered trace leaves to the defaults (dlight's primitives are no
-    layered-trace steps, so they are applied here, after the trace)."""
-    # heavy: TVM is imported on use, never with this module
-    import tvm
-    from tvm import tirx
-
-    unbound = {gv: f for gv, f in mod.functions.items()
-               if isinstance(f, tirx.PrimFunc) and not _binds_threads(f)}
-    if not unbound:
-        return mod
-    scheduled = dlight_default.schedule(tvm.IRModule(unbound), target)
-    out = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
-    for gv, f in scheduled.functions.items():
-        out.update_func(out.get_global_var(gv.name_hint), f)
-    return out
-
-
-def _binds_threads(func) -> bool:
-    # heavy: TVM is imported on use, never with this module
-    import tvm_ffi
-    from tvm import tirx
-
-    found = []
-    tvm_ffi.structural_walk(func.body, lambda n: found.append(1) if isinstance(n, tirx.For)
-                            and n.kind == tirx.ForKind.THREAD_BINDING else None, order="pre")
-    return bool(found)
