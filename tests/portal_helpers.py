@@ -540,3 +540,19 @@ def seed_leaderboard() -> Board:
 
     rebuild()
     return Board(subs, outcomes, n_beta)
+
+
+def fast_and_slow_board(backend: str, device: str) -> None:
+    """Two submissions on ``backend``'s board for ``device``: one fast (8x) but wrong on half the
+    tasks, one slow (0.25x) and always right — what tells a board ranked by speed from one
+    ranked by correctness (an emulated board's)."""
+    from leaderboard.aggregates import rebuild
+    from portal.models import Result
+
+    fast = make_submission(make_user("fast"), "fast-half-wrong", backends=(backend,))
+    slow = make_submission(make_user("slow"), "slow-all-right", backends=(backend,))
+    for i, w in enumerate(served_tasks()[:4]):
+        add_result(fast, w, "correct" if i % 2 else "wrong_result", 8.0, backend=backend)
+        add_result(slow, w, "correct", 0.25, backend=backend)
+    Result.objects.filter(backend=backend).update(device=device)
+    rebuild()

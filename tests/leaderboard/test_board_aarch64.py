@@ -158,21 +158,12 @@ def test_an_emulated_board_ranks_by_correctness_only():
 
 @pytest.mark.django_db
 def test_the_board_of_an_emulated_backend_never_uses_its_times(client, monkeypatch):
-    from leaderboard.aggregates import rebuild
     from leaderboard.ranking import board
-    from portal.models import Result
-    from portal_helpers import add_result, make_submission, make_user, served_tasks
+    from portal_helpers import fast_and_slow_board
 
     monkeypatch.setenv(emulation.EMULATED_ENV, KEY)
     backend, device = f"rpc:{KEY}", rpc.emulated_device("aarch64")
-    tasks = served_tasks()[:4]
-    fast = make_submission(make_user("fast"), "fast-half-wrong", backends=(backend,))
-    slow = make_submission(make_user("slow"), "slow-all-right", backends=(backend,))
-    for i, w in enumerate(tasks):
-        add_result(fast, w, "correct" if i % 2 else "wrong_result", 8.0, backend=backend)
-        add_result(slow, w, "correct", 0.25, backend=backend)
-    Result.objects.filter(backend=backend).update(device=device)
-    rebuild()
+    fast_and_slow_board(backend, device)
 
     r = board(backend, device=device, with_histogram=True)
     assert r.emulated and not r.baseline_available and r.meta()["emulated"]

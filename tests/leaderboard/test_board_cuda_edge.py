@@ -14,21 +14,12 @@ from leaderboard.ranking.scoring import EMULATED_NOTICE, SPEED_KEYS
 def test_the_board_ranks_by_correctness_and_shows_the_share(client):
     from django.urls import reverse
 
-    from leaderboard.aggregates import rebuild
     from leaderboard.ranking import board
-    from portal.models import Result
-    from portal_helpers import add_result, make_submission, make_user, served_tasks
+    from portal_helpers import fast_and_slow_board
 
     backend = BackendKind.CUDA_EDGE
     device = f"NVIDIA H100 80GB HBM3 (132 SMs, L2 50 MiB) — {EdgeShare(12, 8192).describe(132)}"
-    tasks = served_tasks()[:4]
-    fast = make_submission(make_user("fast"), "fast-half-wrong", backends=(backend,))
-    slow = make_submission(make_user("slow"), "slow-all-right", backends=(backend,))
-    for i, w in enumerate(tasks):
-        add_result(fast, w, "correct" if i % 2 else "wrong_result", 8.0, backend=backend)
-        add_result(slow, w, "correct", 0.25, backend=backend)
-    Result.objects.filter(backend=backend).update(device=device)
-    rebuild()
+    fast_and_slow_board(backend, device)
 
     r = board(backend, device=device, with_histogram=True)
     assert r.emulated and r.meta()["emulated"] and r.notices == [EMULATED_NOTICE]
