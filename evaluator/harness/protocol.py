@@ -65,8 +65,11 @@ class Protocol:
     # ... or as many as fill this much of the timed phase at the pace the trusted kernels were
     # calibrated at, whichever is fewer (never under ``min_rounds_slow``): what guards against a
     # burst is the span the rounds cover, and 30 rounds of a 100 ms kernel and its baseline
-    # spend 6 s where a second of 5 rounds already outlasts any burst seen here.
-    min_span_s: float = 1.0
+    # spend 6 s where half a second of rounds already outlasts the bursts seen here: on the 60
+    # workloads whose rounds took longest in a whole-suite sweep, 0.5 s against 1.0 s side by side
+    # took 0.57 of the timing step, max/min speedup over 3 runs 1.094 against 1.372
+    # (bench/results/eval_throughput-2026-12-05-span.md).
+    min_span_s: float = 0.5
     max_rounds: int = 400
     rse_target: float = 0.01  # a kernel timed alone stops once its relative std. error is under this
     # After ``min_rounds``, timing stops once every speedup's interval is settled: no Fast@p
