@@ -529,6 +529,43 @@ class _ServeSession:
         self.idle.clear()
 
 
+class _BuildAhead:
+    """The next task's build, run in a thread while this task is checked (``evaluate_all``): the
+    build step process is the session's, so the thread only waits on it."""
+
+    def __init__(self, w, cand: Candidate, record: TaskResult):
+        self.w, self.cand, self.record = w, cand, record
+        self._thread: threading.Thread | None = None
+        self._out: Artifact | TaskResult | None = None
+        self._error: BaseException | None = None
+
+    def for_task(self, w, cand: Candidate) -> bool:
+        return self.w is w and self.cand is cand
+
+    def started(self) -> bool:
+        return self._thread is not None
+
+    def start(self, build: Callable[[], "Artifact | TaskResult"]) -> None:
+        def run():
+            try:
+                self._out = build()
+            except BaseException as e:  # noqa: BLE001 - raised again where the result is taken
+                self._error = e
+
+        self._thread = threading.Thread(target=run, name=f"build-ahead {self.w.id}", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def result(self) -> "Artifact | TaskResult":
+        self.wait()
+        if self._error is not None:
+            raise self._error
+        return self._out
+
+
 def _clear(folder: Path) -> None:
     """Remove everything in a scratch folder, never following a link out of it."""
     for entry in os.scandir(folder):
@@ -564,6 +601,10 @@ class Pipeline(Builder):
         self._seeded: collections.OrderedDict[tuple[str, int], tuple[list, list]] = collections.OrderedDict()
         self._serving: _ServeSession | None = None
         self._vendor_ratios = VendorRatios(cache_dir() / "vendor-ratios")
+        # evaluate_all: the build of the task after this one (started once this one's candidate is
+        # built), and the one made that way for the task now evaluated
+        self._ahead: _BuildAhead | None = None
+        self._ready: _BuildAhead | None = None
 
     def _step_sandbox(self, step: str):
         return self.run_sandbox if step == "serve" else self.sandbox
@@ -611,9 +652,45 @@ class Pipeline(Builder):
         with self._stoppable(), self._scratch() as scratch:
             return self._evaluate(w, cand, base, scratch)
 
+    def evaluate_all(self, tasks: Iterable[tuple[suite.WorkloadDef, Candidate | None]]):
+        """``evaluate`` each task in turn (an iterator of their records). Inside :meth:`session`
+        each candidate's build starts while the task before it is checked — a build is one core's
+        work, and the check is not timed — and ends before that task's timing starts: no build
+        runs while anything is timed. The tasks are read one ahead."""
+        items = iter(tasks)
+        current = next(items, None)
+        try:
+            while current is not None:
+                after = next(items, None)
+                self._ready = self._ahead
+                self._ahead = None
+                if after is not None and after[1] is not None and self._session is not None:
+                    self._ahead = _BuildAhead(*after, self.task_record(*after))
+                yield self.evaluate(*current)
+                current = after
+        finally:
+            self._settle_ahead()
+            self._ahead = self._ready = None
+
     def _evaluate(self, w, cand: Candidate, r: TaskResult, scratch: Path) -> TaskResult:
+        ready, self._ready = self._ready, None
+        if ready is not None and ready.for_task(w, cand) and ready.started():
+            ready.wait()  # built while the task before was checked; nothing else runs now
+            ready.record.detail["built_ahead"] = True
+            return self._check_and_time(w, ready.record, ready.result)
         # the baselines' processes start while the candidate builds (the build is one core's work)
         return self._check_and_time(w, r, lambda: self._build_step(w, cand, r, scratch)[0])
+
+    def _build_ahead(self) -> None:
+        """Start the next task's build (``evaluate_all``), once this task's candidate is built."""
+        ahead = self._ahead
+        if ahead is not None and not ahead.started() and self._session is not None:
+            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None)[0])
+
+    def _settle_ahead(self) -> None:
+        """Wait for the next task's build, if one runs: before anything is timed."""
+        if self._ahead is not None:
+            self._ahead.wait()
 
     def _serve(self, stack: contextlib.ExitStack, w, kernels: dict[str, Artifact | dict],
                limit_s: float) -> dict[str, timing.Server]:
@@ -727,6 +804,7 @@ class Pipeline(Builder):
                     artifact = artifact()
                     if isinstance(artifact, TaskResult):
                         return artifact
+                    self._build_ahead()  # the next task's build, while this one is checked
                 t0 = time.perf_counter()
                 if not separate:  # a board's one session carries every kernel
                     servers = self._serve(stack, w, {"candidate": artifact, **others}, lim.check_s + lim.time_s)
@@ -769,6 +847,7 @@ class Pipeline(Builder):
             split["runs"] = r.steps_s["check"] - split["ready"] - split["inputs"]
             if outcome is not None:
                 return outcome
+            self._settle_ahead()  # no build runs while anything is timed
             t0 = time.perf_counter()
             pool = timing.InputPool(w.inputs, draw, timing.secret_rng())
             pool_s = time.perf_counter() - t0
@@ -1220,18 +1299,23 @@ def evaluate_bundle(bundle, backend: str = BackendKind.CPU_LLVM, globs: list[str
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     results = []
     used: set[int] = set()  # entries some selected task resolved to (workload-level, else pattern-level)
-    with pipe.session():  # one bundle: its builds share a build process
+
+    def entries():
         for w in tasks:
-            if progress:
-                progress(w.id, None)
             e = bundle.entry_for(w, pipe.info.name)
             if e is not None:
                 used.add(e.index)
-            cand = Candidate.of(e, w)
-            res = pipe.evaluate(w, cand)
+            yield w, Candidate.of(e, w)
+
+    with pipe.session():  # one bundle: its builds share a build process, each while the task before is checked
+        if progress and tasks:
+            progress(tasks[0].id, None)
+        for i, res in enumerate(pipe.evaluate_all(entries())):
             results.append(res)
             if progress:
-                progress(w.id, res)
+                progress(tasks[i].id, res)
+                if i + 1 < len(tasks):
+                    progress(tasks[i + 1].id, None)
     return {
         "backend": pipe.info.name,
         "backend_info": pipe.info.to_json(),

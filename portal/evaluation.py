@@ -240,14 +240,18 @@ def _run(sub: Submission, backend: str, track: str, workloads, pipe: Pipeline, p
     done = set(Result.objects.filter(submission=sub, backend=backend, track=track)
                .values_list("workload", flat=True))
     announce_stored(sub, backend, track, done)
-    with pipe.session():  # this submission's builds share one build process, no one else's
+    def tasks():
         for w in workloads:
             if w.id in done:
                 continue
-            if sub.is_cancelled():
+            if sub.is_cancelled():  # asked as each task is read, one ahead of the one evaluated
                 raise _Cancelled
-            e = bundle.entry_for(w, backend)  # workload-level first, then the pattern's
-            r = pipe.evaluate(w, Candidate.of(e, w))
+            yield w, Candidate.of(bundle.entry_for(w, backend), w)  # workload-level first, then the pattern's
+
+    # this submission's builds share one build process, no one else's; each runs while the task
+    # before it is checked
+    with pipe.session():
+        for r in pipe.evaluate_all(tasks()):
             if store(sub, r, device=pipe.info.device, track=track, made_by=prov) and track == Result.PUBLIC:
                 Submission.objects.filter(pk=sub.pk).update(tasks_done=F("tasks_done") + 1)
 

@@ -159,3 +159,29 @@ def test_a_build_process_retired_at_its_last_build_still_hands_that_build_over(p
             builders.append(pipe._session.child)
     # retired after its 2nd build, whose kernel was still read; the 3rd build in a new process
     assert builders[0] is not None and builders[1] is None and builders[2] not in (None, builders[0])
+
+
+def test_each_build_runs_while_the_task_before_is_checked_and_never_while_anything_is_timed(pipe, monkeypatch):
+    """``evaluate_all``: a task's build starts once the task before it has its candidate built and
+    ends before that task is timed; a build that fails is its own task's failure; after a task
+    whose candidate did not build, the next one builds in its turn."""
+    from evaluator.harness import timing
+
+    building_while_timed = []
+    real = timing.measure
+
+    def watched(*args, **kwargs):
+        ahead = pipe._ahead
+        building_while_timed.append(ahead is not None and ahead.started() and ahead._thread.is_alive())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(timing, "measure", watched)
+    w = suite.get_workload(RELU)
+    broken = c_relu("relu(X, T_relu) syntax error here;")
+    with pipe.session():
+        got = list(pipe.evaluate_all([(w, HONEST), (w, broken), (w, HONEST), (w, HONEST)]))
+    assert [r.status for r in got] == [records.CORRECT, records.COMPILE_ERROR, records.CORRECT, records.CORRECT], \
+        [r.reason for r in got]
+    assert "error" in got[1].reason
+    assert [r.detail.get("built_ahead", False) for r in got] == [False, True, False, True]
+    assert building_while_timed == [False, False, False]  # tasks 1, 3 and 4 were timed
