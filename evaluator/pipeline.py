@@ -268,14 +268,21 @@ class Builder:
                 status = records.COMPILE_ERROR if step == "build" else records.RUNTIME_ERROR
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
-    def _build_step(self, w, cand: Candidate, r: TaskResult, scratch: Path,
-                    fresh: bool = False) -> tuple["Artifact | TaskResult", bool]:
+    def _build_step(self, w, cand: Candidate, r: TaskResult, scratch: Path, fresh: bool = False,
+                    prepared: tuple[bytes, bool] | None = None) -> tuple["Artifact | TaskResult", bool]:
         """The build step: the candidate's library, or the task's failure, and whether that follows
         from :meth:`build_inputs` alone (built, or refused by the lowering, the compiler or the
         artifact's checks; not a timeout, a crash or a limit: the machine's share). Inside
         :meth:`session` the step's process is the session's (TVM already imported; a new one when
-        ``fresh``), and ``scratch`` is not used."""
+        ``fresh``), and ``scratch`` is not used. ``prepared``: the canonical module's JSON and
+        whether the workload's library may call the registry, made beforehand where the step runs
+        in another thread (TVM's TE builder keeps global state: two threads building IR at once
+        fail with "nested op_tag")."""
         import tvm  # heavy: TVM is imported on use, never with this module
+
+        if prepared is None:
+            prepared = (tvm.ir.save_json(w.canonical_module()).encode(), None)
+        canonical_json, registry = prepared
 
         lim = self.protocol.limits
         step = self._session
@@ -286,7 +293,7 @@ class Builder:
             child, canonical, source, artifact_name = None, "canonical.json", "candidate.src", ARTIFACT
         # lower + compile in a child, over files nothing has planted (a fresh scratch, or the
         # session's cleared one with names drawn at random)
-        _create(scratch / canonical, tvm.ir.save_json(w.canonical_module()).encode())
+        _create(scratch / canonical, canonical_json)
         _create(scratch / source, cand.source.encode("utf-8"))
         request = m.BuildRequest(
             backend=self.name, target=self.target(), format=cand.format, source=source, canonical=canonical,
@@ -328,8 +335,9 @@ class Builder:
             r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s,
                                          "process": max(0.0, r.steps_s["build"] - msg.lower_s - msg.build_s)}
             try:
+                calls = (lambda: registry) if registry is not None else (lambda: self.backend.registry_calls(w))
                 return Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
-                                     registry_calls=lambda: self.backend.registry_calls(w)), why is None
+                                     registry_calls=calls), why is None
             except ValueError as e:
                 return self._fail(r, records.COMPILE_ERROR, str(e), step="build"), why is None
         finally:
@@ -683,9 +691,13 @@ class Pipeline(Builder):
 
     def _build_ahead(self) -> None:
         """Start the next task's build (``evaluate_all``), once this task's candidate is built."""
+        import tvm  # heavy: TVM is imported on use, never with this module
+
         ahead = self._ahead
         if ahead is not None and not ahead.started() and self._session is not None:
-            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None)[0])
+            # what the step needs of TVM's IR is made here: the thread only talks to the step
+            prepared = (tvm.ir.save_json(ahead.w.canonical_module()).encode(), self.backend.registry_calls(ahead.w))
+            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None, prepared=prepared)[0])
 
     def _settle_ahead(self) -> None:
         """Wait for the next task's build, if one runs: before anything is timed."""
