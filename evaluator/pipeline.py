@@ -269,20 +269,14 @@ class Builder:
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
     def _build_step(self, w, cand: Candidate, r: TaskResult, scratch: Path, fresh: bool = False,
-                    prepared: tuple[bytes, bool] | None = None) -> tuple["Artifact | TaskResult", bool]:
+                    prepared: "_BuildPrep | None" = None) -> tuple["Artifact | TaskResult", bool]:
         """The build step: the candidate's library, or the task's failure, and whether that follows
         from :meth:`build_inputs` alone (built, or refused by the lowering, the compiler or the
         artifact's checks; not a timeout, a crash or a limit: the machine's share). Inside
         :meth:`session` the step's process is the session's (TVM already imported; a new one when
-        ``fresh``), and ``scratch`` is not used. ``prepared``: the canonical module's JSON and
-        whether the workload's library may call the registry, made beforehand where the step runs
-        in another thread (TVM's TE builder keeps global state: two threads building IR at once
-        fail with "nested op_tag")."""
-        import tvm  # heavy: TVM is imported on use, never with this module
-
-        if prepared is None:
-            prepared = (tvm.ir.save_json(w.canonical_module()).encode(), None)
-        canonical_json, registry = prepared
+        ``fresh``), and ``scratch`` is not used. ``prepared``: what the step needs of the
+        workload's IR (:meth:`_build_prep`), made beforehand where the step runs in another thread."""
+        prep = prepared or self._build_prep(w)
 
         lim = self.protocol.limits
         step = self._session
@@ -293,11 +287,11 @@ class Builder:
             child, canonical, source, artifact_name = None, "canonical.json", "candidate.src", ARTIFACT
         # lower + compile in a child, over files nothing has planted (a fresh scratch, or the
         # session's cleared one with names drawn at random)
-        _create(scratch / canonical, canonical_json)
+        _create(scratch / canonical, prep.canonical)
         _create(scratch / source, cand.source.encode("utf-8"))
         request = m.BuildRequest(
             backend=self.name, target=self.target(), format=cand.format, source=source, canonical=canonical,
-            artifact=artifact_name, launch=cand.launch, tensors=tuple(m.TensorSpec(**t) for t in w.signature()))
+            artifact=artifact_name, launch=cand.launch, tensors=prep.tensors)
         t0 = time.perf_counter()
         if child is None:
             child = self._child("build", request, scratch, env=self.backend.build_env())
@@ -335,7 +329,8 @@ class Builder:
             r.detail["build_split_s"] = {"lower": msg.lower_s, "compile": msg.build_s,
                                          "process": max(0.0, r.steps_s["build"] - msg.lower_s - msg.build_s)}
             try:
-                calls = (lambda: registry) if registry is not None else (lambda: self.backend.registry_calls(w))
+                calls = (lambda: prep.registry) if prep.registry is not None else \
+                    (lambda: self.backend.registry_calls(w))
                 return Artifact.take(scratch, artifact_name, lim.max_artifact_bytes,
                                      registry_calls=calls), why is None
             except ValueError as e:
@@ -345,6 +340,17 @@ class Builder:
             # session's 256th build read an emptied folder: "the build produced no kernel")
             if step is not None:
                 step.finished(retire=why is not None)
+
+    def _build_prep(self, w, registry: bool = False) -> "_BuildPrep":
+        """What a build step needs of the workload's IR: the canonical module as JSON, its tensors
+        and (``registry``) whether its library may call the registry. Made on the evaluating
+        thread: TVM's TE builder keeps global state, and two threads building IR at once fail
+        ("nested op_tag"), so a build run ahead in a thread is handed this."""
+        import tvm  # heavy: TVM is imported on use, never with this module
+
+        return _BuildPrep(tvm.ir.save_json(w.canonical_module()).encode(),
+                          tuple(m.TensorSpec(**t) for t in w.signature()),
+                          self.backend.registry_calls(w) if registry else None)
 
     @contextlib.contextmanager
     def session(self):
@@ -537,6 +543,13 @@ class _ServeSession:
         self.idle.clear()
 
 
+@dataclass(frozen=True)
+class _BuildPrep:
+    canonical: bytes  # the canonical module, TVM's JSON
+    tensors: tuple  # the workload's signature (m.TensorSpec)
+    registry: bool | None  # whether its library may call the registry (None: asked when needed)
+
+
 class _BuildAhead:
     """The next task's build, run in a thread while this task is checked (``evaluate_all``): the
     build step process is the session's, so the thread only waits on it."""
@@ -691,13 +704,10 @@ class Pipeline(Builder):
 
     def _build_ahead(self) -> None:
         """Start the next task's build (``evaluate_all``), once this task's candidate is built."""
-        import tvm  # heavy: TVM is imported on use, never with this module
-
         ahead = self._ahead
         if ahead is not None and not ahead.started() and self._session is not None:
-            # what the step needs of TVM's IR is made here: the thread only talks to the step
-            prepared = (tvm.ir.save_json(ahead.w.canonical_module()).encode(), self.backend.registry_calls(ahead.w))
-            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None, prepared=prepared)[0])
+            prep = self._build_prep(ahead.w, registry=True)  # here: the thread only talks to the step
+            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None, prepared=prep)[0])
 
     def _settle_ahead(self) -> None:
         """Wait for the next task's build, if one runs: before anything is timed."""

@@ -170,26 +170,30 @@ def test_each_build_runs_while_the_task_before_is_checked_and_never_while_anythi
     import threading
 
     from evaluator.harness import timing
-    from evaluator.suite.base import WorkloadDef
+    from evaluator.suite import base
 
     building_while_timed, ir_threads = [], set()
-    real, real_ir = timing.measure, WorkloadDef.canonical_module
+    real = timing.measure
 
     def watched(*args, **kwargs):
         ahead = pipe._ahead
         building_while_timed.append(ahead is not None and ahead.started() and ahead._thread.is_alive())
         return real(*args, **kwargs)
 
-    def ir(self):
-        ir_threads.add(threading.current_thread() is threading.main_thread())
-        return real_ir(self)
+    def on_main_thread(build_ir):
+        def ir(*args, **kwargs):
+            ir_threads.add(threading.current_thread() is threading.main_thread())
+            return build_ir(*args, **kwargs)
+        return ir
 
     monkeypatch.setattr(timing, "measure", watched)
-    monkeypatch.setattr(WorkloadDef, "canonical_module", ir)
+    for name in ("_op_module", "_graph_module", "_output_specs"):  # every TE build of a workload
+        monkeypatch.setattr(base, name, on_main_thread(getattr(base, name)))
     w = suite.get_workload(RELU)
+    fresh = [base.WorkloadDef(w.pattern, w.spec) for _ in range(4)]  # none has its IR cached yet
     broken = c_relu("relu(X, T_relu) syntax error here;")
     with pipe.session():
-        got = list(pipe.evaluate_all([(w, HONEST), (w, broken), (w, HONEST), (w, HONEST)]))
+        got = list(pipe.evaluate_all(zip(fresh, [HONEST, broken, HONEST, HONEST])))
     assert [r.status for r in got] == [records.CORRECT, records.COMPILE_ERROR, records.CORRECT, records.CORRECT], \
         [r.reason for r in got]
     assert "error" in got[1].reason
