@@ -269,19 +269,25 @@ class Builder:
         return self._fail(r, status, reason, step=step, output=output, **_usage(child))
 
     def _build_step(self, w, cand: Candidate, r: TaskResult, scratch: Path, fresh: bool = False,
-                    prepared: "_BuildPrep | None" = None) -> tuple["Artifact | TaskResult", bool]:
+                    prepared: "_BuildPrep | None" = None,
+                    reuse_only: bool = False) -> tuple["Artifact | TaskResult | None", bool]:
         """The build step: the candidate's library, or the task's failure, and whether that follows
         from :meth:`build_inputs` alone (built, or refused by the lowering, the compiler or the
         artifact's checks; not a timeout, a crash or a limit: the machine's share). Inside
         :meth:`session` the step's process is the session's (TVM already imported; a new one when
         ``fresh``), and ``scratch`` is not used. ``prepared``: what the step needs of the
-        workload's IR (:meth:`_build_prep`), made beforehand where the step runs in another thread."""
+        workload's IR (:meth:`_build_prep`), made beforehand where the step runs in another thread.
+        ``reuse_only``: build only in the session's live process, else return None (a thread must
+        not start one: the sandbox's ``--die-with-parent`` ends a process with the thread that
+        started it, and the next build would start another)."""
         prep = prepared or self._build_prep(w)
 
         lim = self.protocol.limits
         step = self._session
         if step is not None:
             child, scratch = step.process(fresh)
+            if child is None and reuse_only:
+                return None, False
             canonical, source, artifact_name = step.names()
         else:
             child, canonical, source, artifact_name = None, "canonical.json", "candidate.src", ARTIFACT
@@ -418,6 +424,10 @@ class _BuildSession:
         else:
             _clear(self.scratch)
         return self.child, self.scratch
+
+    def live(self) -> bool:
+        """Whether the session's process runs and may take the next build."""
+        return self.child is not None and self.child.proc.poll() is None
 
     @staticmethod
     def names() -> tuple[str, str, str]:
@@ -580,6 +590,10 @@ class _BuildAhead:
         if self._thread is not None:
             self._thread.join()
 
+    def built(self) -> bool:
+        """Whether the thread built (or failed) the candidate, rather than leaving it."""
+        return self._error is not None or self._out is not None
+
     def result(self) -> "Artifact | TaskResult":
         self.wait()
         if self._error is not None:
@@ -697,17 +711,19 @@ class Pipeline(Builder):
         ready, self._ready = self._ready, None
         if ready is not None and ready.for_task(w, cand) and ready.started():
             ready.wait()  # built while the task before was checked; nothing else runs now
-            ready.record.detail["built_ahead"] = True
-            return self._check_and_time(w, ready.record, ready.result)
+            if ready.built():  # (not where the session's process had ended: built in its turn)
+                ready.record.detail["built_ahead"] = True
+                return self._check_and_time(w, ready.record, ready.result)
         # the baselines' processes start while the candidate builds (the build is one core's work)
         return self._check_and_time(w, r, lambda: self._build_step(w, cand, r, scratch)[0])
 
     def _build_ahead(self) -> None:
         """Start the next task's build (``evaluate_all``), once this task's candidate is built."""
-        ahead = self._ahead
-        if ahead is not None and not ahead.started() and self._session is not None:
+        ahead, session = self._ahead, self._session
+        if ahead is not None and not ahead.started() and session is not None and session.live():
             prep = self._build_prep(ahead.w, registry=True)  # here: the thread only talks to the step
-            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None, prepared=prep)[0])
+            ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None, prepared=prep,
+                                                 reuse_only=True)[0])
 
     def _settle_ahead(self) -> None:
         """Wait for the next task's build, if one runs: before anything is timed."""

@@ -201,3 +201,21 @@ def test_each_build_runs_while_the_task_before_is_checked_and_never_while_anythi
     # tasks 1, 3 and 4 were timed (and the vendor figure, where this machine had none yet)
     assert len(building_while_timed) >= 3 and not any(building_while_timed)
     assert ir_threads == {True}
+
+
+def test_a_build_process_started_for_a_build_run_ahead_outlives_that_build(pipe, monkeypatch):
+    """A thread never starts the session's build process (the sandbox ends a process with the
+    thread that started it, so every later build would pay a new process): where none is live,
+    the build waits for its turn on the evaluating thread."""
+    from evaluator.pipeline import _BuildSession
+
+    monkeypatch.setattr(_BuildSession, "MAX_BUILDS", 2)
+    started = []
+    real = _BuildSession.started
+    monkeypatch.setattr(_BuildSession, "started", lambda self, child: (started.append(child), real(self, child)))
+    w = suite.get_workload(RELU)
+    with pipe.session():
+        got = list(pipe.evaluate_all([(w, HONEST)] * 6))
+    assert all(r.status == records.CORRECT for r in got), [r.reason for r in got]
+    assert len(started) == 3  # two builds each, as MAX_BUILDS says
+    assert [r.detail.get("built_ahead", False) for r in got] == [False, True, False, True, False, True]
