@@ -117,12 +117,14 @@ def test_the_vendor_figure_settles_once_tight_whatever_threshold_is_inside():
 
 def test_slow_kernels_need_only_the_rounds_that_span_the_minimum():
     proto = Protocol()
-    # fast kernels (5 ms samples): 30 rounds are 0.3 s, under the span: all 30
+    assert proto.min_span_s == 0.5
+    # fast kernels (5 ms samples): 30 rounds are 0.15 s of baseline, under the span: all 30
     assert min_rounds(proto, {"candidate": 5e-3, "tvm-default": 5e-3}) == proto.min_rounds
-    # a 200 ms baseline: 5 rounds already span a second
+    # a 200 ms baseline: 3 rounds would span half a second; never under min_rounds_slow (5)
     assert min_rounds(proto, {"candidate": 0.2, "tvm-default": 0.2}) == proto.min_rounds_slow
-    # the rounds that fill the span at the baseline's pace alone: a 50 ms baseline, 20
-    assert min_rounds(proto, {"candidate": 0.02, "tvm-default": 0.05}) == 20
+    # the rounds that fill the span at the baseline's pace alone: a 50 ms baseline, 10
+    assert min_rounds(proto, {"candidate": 0.02, "tvm-default": 0.05}) == 10
+    assert min_rounds(Protocol(min_span_s=1.0), {"candidate": 0.02, "tvm-default": 0.05}) == 20
     # never under min_rounds_slow, never over min_rounds
     assert min_rounds(proto, {"candidate": 9.0, "tvm-default": 9.0}) == proto.min_rounds_slow
     assert min_rounds(Protocol(min_rounds=3), {"candidate": 1.0, "tvm-default": 1.0}) == 3
