@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 from evaluator import backends as backend_registry
 from evaluator import suite
 from evaluator.formats import FORMATS, raw_source
+from evaluator.suite.retired import message as retired_message
 from evaluator.formats.strict_json import DuplicateKey, pairs_hook, reject_constant
 from evaluator.formats.strict_json import type_name as _kind
 from evaluator.formats.trace import TraceError, parse_trace
@@ -1205,11 +1206,15 @@ def _check_entry(
     if isinstance(workload, str):
         if not workload:
             errors.append(f"{label}: 'workload' must not be empty")
+        elif (gone := suite.retirement_of(workload)) is not None and targets.workload_known(workload):
+            errors.append(f"{label}: {retired_message('workload', workload, gone)}")
         elif not targets.workload_known(workload):
             errors.append(f"{label}: unknown workload {_q(workload)}")
     if isinstance(pattern, str):
         if not pattern:
             errors.append(f"{label}: 'pattern' must not be empty")
+        elif (gone := suite.retirement_of(pattern)) is not None and "@" not in pattern:
+            errors.append(f"{label}: {retired_message('pattern', pattern, gone)}")
         elif not targets.pattern_known(pattern):
             hint = " (a pattern id has no '@<shape>' part; name one shape with 'workload')" if "@" in pattern else ""
             errors.append(f"{label}: unknown pattern {_q(pattern)}{hint}")

@@ -21,11 +21,13 @@ from evaluator.suite import heldout as _heldout
 from evaluator.suite.base import DOMAINS, LEVELS, GraphPattern, OpPattern, Pattern, Tensor, Workload, WorkloadDef
 from evaluator.suite.declare import Layer, shape_key
 from evaluator.suite.heldout import HeldOutSecretMissing, ShapeSpace
+from evaluator.suite.retired import RENAMED, RETIRED, Retirement
 
 __all__ = [
     "DOMAINS", "LEVELS", "GraphPattern", "OpPattern", "Pattern", "Tensor", "Workload",
     "WorkloadDef", "patterns", "workloads", "get_workload", "select", "sample", "served", "summary",
     "UnknownWorkload", "ShapeSpace", "HeldOutSecretMissing", "held_out", "layers_of",
+    "Retirement", "retirement_of",
 ]
 
 
@@ -41,6 +43,12 @@ importlib.import_module("evaluator.suite.patterns")
 
 @functools.cache
 def patterns() -> tuple[Pattern, ...]:
+    """The suite's patterns, the retired ones (``suite.retired``) left out."""
+    return tuple(p for p in _every_pattern() if p.id not in RETIRED)
+
+
+@functools.cache
+def _every_pattern() -> tuple[Pattern, ...]:
     pkg = importlib.import_module("evaluator.suite.patterns")
 
     found: dict[str, Pattern] = {}
@@ -53,14 +61,17 @@ def patterns() -> tuple[Pattern, ...]:
             if p.id in found:
                 raise ImportError(f"duplicate pattern id {p.id!r} in {info.name}.py")
             found[p.id] = p
+    unknown = (set(RETIRED) - set(found)) | {r.successor for r in RETIRED.values()} - set(found)
+    if unknown:
+        raise ImportError(f"suite.retired names patterns the suite lacks: {sorted(unknown)}")
     return tuple(found[k] for k in sorted(found))
 
 
 @functools.cache
 def _index() -> dict[str, WorkloadDef]:
-    """The public workloads by id."""
+    """The public workloads by id, the retired patterns' included (they stay resolvable)."""
     index: dict[str, WorkloadDef] = {}
-    for p in patterns():
+    for p in _every_pattern():
         for spec in p.workloads:
             if spec.hidden:
                 raise ImportError(f"{p.id}@{spec.tag}: a pattern file lists public workloads only "
@@ -142,15 +153,27 @@ def held_out(secret: str | None = None) -> list[WorkloadDef]:
     return list(_held_out(secret or _heldout.configured_secret()))
 
 
+@functools.cache
+def _public() -> tuple[WorkloadDef, ...]:
+    return tuple(w for w in _index().values() if w.pattern.id not in RETIRED)
+
+
 def workloads(include_hidden: bool = False, secret: str | None = None) -> list[WorkloadDef]:
-    """The public workloads, then (``include_hidden``) the held-out ones under ``secret``."""
-    public = list(_index().values())
+    """The public workloads, then (``include_hidden``) the held-out ones under ``secret``; a
+    retired pattern's are never among them."""
+    public = list(_public())
     return public + held_out(secret) if include_hidden else public
 
 
+def retirement_of(target_id: str) -> Retirement | None:
+    """Why a pattern, or a workload by its pattern, was retired; None when it is not."""
+    return RETIRED.get(target_id.split("@", 1)[0])
+
+
 def get_workload(workload_id: str, secret: str | None = None) -> WorkloadDef:
-    """A public workload by id; a held-out one too when ``secret`` is given."""
-    found = _index().get(workload_id)
+    """A public workload by id (a retired pattern's too, and a renamed one by its old id); a
+    held-out one too when ``secret`` is given."""
+    found = _index().get(RENAMED.get(workload_id, workload_id))
     if found is None and secret:
         found = next((w for w in _held_out(secret) if w.id == workload_id), None)
     if found is None:

@@ -29,13 +29,21 @@ def tag_of(params: dict[str, Any]) -> str:
         if isinstance(value, bool):
             value = int(value)
         if isinstance(value, (tuple, list)):
-            value = "x".join(str(v) for v in value)
+            value = "x".join(_tag_number(v) for v in value)
+        else:
+            value = _tag_number(value)
         parts.append(f"{key}{value}")
     tag = "".join(parts)
     dtype = params.get("dtype", "float32")
     if dtype != "float32":
         tag += "-" + _DTYPE_TAG[dtype]
     return tag
+
+
+def _tag_number(value: Any) -> str:
+    """A tag's one separator is the '-' before a dtype suffix, so ``-100`` is written ``neg100``."""
+    text = str(value)
+    return "neg" + text[1:] if text.startswith("-") else text
 
 
 def wl(*, domains: tuple[str, ...] = (), hidden: bool = False, tag: str | None = None, source: str = "",

@@ -97,7 +97,7 @@ def test_without_an_icd_the_backend_is_listed_unavailable_with_why(tmp_path):
 # --- lowering (in-process: fast) -------------------------------------------------------------
 
 def test_a_function_that_lowers_to_several_kernels_keeps_their_order_and_workspace():
-    w = suite.get_workload("fused/depthwise-separable@n1c64h25w5k64")
+    w = suite.get_workload("conv-block/depthwise-separable-bn@n1c64h25w5k64s1p1")
     b = OpenCL()
     doc = lower_to_artifact(b.default_module(w.canonical_module()), b.target())
     assert [k["name"] for k in doc["kernels"]] == ["main_kernel", "main_kernel_1", "main_kernel_2"]
@@ -261,7 +261,7 @@ def test_the_hand_tuned_graph_entry_keeps_its_function_and_leaves_the_rest_to_dl
 def test_the_dlight_default_entry_builds_and_runs_correct_with_several_kernels(pipeline):
     """The shipped tvm-default entry (dlight, as TVMScript) of a function lowered to three
     kernels with two intermediate buffers: correct, and timed against itself as baseline."""
-    w = suite.get_workload("fused/depthwise-separable@n1c64h25w5k64")
+    w = suite.get_workload("conv-block/depthwise-separable-bn@n1c64h25w5k64s1p1")
     fmt, _, text = default_entry(w, "opencl")
     assert _entry("tvm-default", w.id) == text
     r = pipeline.evaluate(w, Candidate(fmt, text))

@@ -14,6 +14,7 @@ from evaluator.agents import extract
 from evaluator.agents.budget import Budget
 from evaluator.agents.prompts import PromptSet
 from evaluator.agents.search.agent import AgentError, SearchAgent, Searcher, _meta, _workload_space
+from evaluator.agents.search.space import compute_plan
 from evaluator.backends import get_backend
 from evaluator.ir import layered_trace
 
@@ -111,3 +112,29 @@ def test_model_graphs_are_declined_with_a_reason():
     w = suite.get_workload("model/anomaly-autoencoder@b1")
     with pytest.raises(AgentError, match=re.escape("model graphs (L3) are not supported")):
         SearchAgent().reply(opening(w), {})
+
+
+def test_a_gather_is_proposed_scalar_and_unrolled_not_vectorised():
+    """A bilinear resize reads through clamped, computed indices: vector lanes only serialise its
+    loads (vectorised, it ran at half tvm-default's speed), so the first proposal keeps it scalar,
+    unrolled and parallel; a point-wise block still gets vector lanes."""
+    w = suite.get_workload("resize/resize-bilinear-align-corners@n1c32h33w33oh65ow65")
+    [block] = Searcher(_workload_space(w.id, "[]", 2)).space.blocks
+    assert block.info.gather and 1 in block.options["vec"]
+    steps = extract.kernel(SearchAgent().reply(opening(w, "direct"), {"seed": 0}))
+    ops = [s["op"] for s in json.loads(steps.source)["layers"]["schedule"]]
+    assert "vectorize" not in ops and {"parallel", "unroll"} <= set(ops)
+    plain = suite.get_workload("elementwise/prelu-channel@n1c64h56w56")
+    assert not Searcher(_workload_space(plain.id, "[]", 2)).space.blocks[0].info.gather
+    ops = [s["op"] for s in json.loads(extract.kernel(SearchAgent().reply(opening(plain, "direct"),
+                                                                           {"seed": 0})).source)["layers"]["schedule"]]
+    assert "vectorize" in ops
+
+
+def test_producers_of_an_opaque_body_are_inlined_and_the_body_is_left_alone():
+    """A scatter is one opaque block (a loop nest of its own) fed by two spatial blocks: the
+    compute layer inlines the producers as tvm-default does, and never tries to inline the opaque
+    body itself (which TVM refuses, and which used to throw the whole plan away)."""
+    w = suite.get_workload("index/segment-sum@n2048d64s128")
+    assert compute_plan(w.canonical_module()) == [{"op": "compute_inline", "block": "T_zeros"},
+                                                  {"op": "compute_inline", "block": "T_rows"}]

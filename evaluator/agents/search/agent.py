@@ -84,9 +84,13 @@ class Searcher:
     def _block_prior(self, bs, p: dict) -> float:
         b = bs.info
         if bs.kind == "spatial":
-            s = {8: -0.03, 16: 0.0, 32: 0.01, 64: 0.0}.get(p.get("vec", 16), -0.1)
+            if b.gather:  # a gather gains nothing from vector lanes; unrolling overlaps its loads
+                s = 0.05 if p.get("vec", 16) == 1 else -0.1
+                s += 0.01 if p.get("unroll", 1) > 1 else 0.0
+            else:
+                s = {8: -0.03, 16: 0.0, 32: 0.01, 64: 0.0}.get(p.get("vec", 16), -0.1)
+                s -= 0.01 if p.get("unroll", 1) > 1 else 0.0
             s += 0.01 if p.get("shape") == "flat" else 0.0
-            s -= 0.01 if p.get("unroll", 1) > 1 else 0.0
             if not p.get("parallel", True):
                 s += 0.05 if b.volume < 16384 else -0.3 if b.volume > 65536 else -0.1
             return s

@@ -3,13 +3,15 @@
 The space is built from the TensorIR structure, not from the workload's name, so every
 single-PrimFunc workload gets one:
 
-* **compute layer** (fixed by analysis, not searched): inline spatial blocks that feed only
+* **compute layer** (fixed by analysis, not searched): inline spatial blocks (never an opaque
+  body: a scan's or a scatter's own loop nest) that feed only
   spatial blocks (elementwise chains) or feed a reduction over a small window (padding before
   a pooling or a depthwise 3×3); ``rfactor`` a reduction whose innermost loop runs over the
   contiguous axis but whose output is not contiguous along any inner loop (row sums, gemv,
   the max/sum of softmax and the norms), so the reduction itself vectorises.
 * **schedule layer**, per block, by its kind after the compute layer:
-  ``spatial`` — vector width, row-wise or flattened, unroll, parallel or not;
+  ``spatial`` — vector width (or scalar: a gather, which reads through computed indices, is
+  unrolled rather than vectorised), row-wise or flattened, unroll, parallel or not;
   ``tile`` (a reduction whose innermost spatial axis is contiguous: matmul, conv, pooling) —
   an inner tile per spatial axis (the innermost vectorised, the others unrolled), reduction
   loops between the parallel outer tile and the inner tile;
@@ -51,6 +53,7 @@ class BlockInfo:
     spatial_unit: bool  # the innermost spatial loop only indexes the last axis of what it reads
     reduce_unit: bool  # the innermost reduction loop only indexes the last axis of what it reads
     consumers: tuple[str, ...]
+    gather: bool = False  # it reads through computed indices (resize, index-select): no point access
 
     @property
     def plain(self) -> bool:
@@ -118,8 +121,11 @@ def analyse(sch) -> list[BlockInfo]:
         su = last_s is not None and var_of_loop[last_s] is not None and _only_last_axis(block, var_of_loop[last_s])
         ru = last_r is not None and var_of_loop[last_r] is not None and _only_last_axis(block, var_of_loop[last_r])
         consumers = tuple(sch.get(c).name_hint for c in sch.get_consumers(rv))
+        # an access TVM can only bound by a whole region (a data-dependent or clamped index)
+        gather = not all(hasattr(d.extent, "value") and int(d.extent) == 1
+                         for r in block.reads for d in r.region)
         out.append(BlockInfo(block.name_hint, tuple(kinds), tuple(extents), block.name_hint in outputs,
-                             su, ru, consumers))
+                             su, ru, consumers, gather and "R" not in kinds))
     return out
 
 
@@ -141,7 +147,7 @@ def compute_plan(mod) -> list[dict]:
         return []
     steps: list[dict] = []
     for b in blocks.values():
-        if b.output or b.reduce or not b.plain:
+        if b.output or b.reduce or not b.plain or not b.kinds:  # no loops: an opaque body, never inlined
             continue
         cons = [blocks[c] for c in b.consumers if c in blocks]
         small = all(not c.reduce or math.prod(e for e, k in zip(c.extents, c.kinds) if k == "R") < SMALL_WINDOW
@@ -217,8 +223,11 @@ class Space:
             if b.volume < TINY:  # a parallel region costs more than the work
                 return BlockSpace(b, "spatial", {"shape": ["rows"], "vec": vec[:1] or [1], "unroll": [1],
                                                  "parallel": [False]}, weight=weight)
-            return BlockSpace(b, "spatial", {"shape": ["rows", "flat"], "vec": vec or [1],
-                                             "unroll": [1, 4], "parallel": [True, False]}, weight=weight)
+            # width 1: scalar code, for a gather a vector loop only serialises (a bilinear resize
+            # vectorised ran at half tvm-default's speed)
+            return BlockSpace(b, "spatial", {"shape": ["rows", "flat"], "vec": [1] + vec,
+                                             "unroll": [1, 4, 8] if b.gather else [1, 4],
+                                             "parallel": [True, False]}, weight=weight)
         n = b.n_spatial
         if n == 0:
             return BlockSpace(b, "fallback", weight=weight)
@@ -299,7 +308,15 @@ def _render_spatial(space, rec: _Live, bs: BlockSpace, tag: str, p: dict):
         outer, last, ext = [], f"{tag}_flat", b.volume
     else:
         outer, last, ext = loops[:-1], loops[-1], b.extents[-1]
-    if ext > vec and ext % vec == 0:
+    inner = None
+    if vec == 1:  # scalar: the innermost loop unrolled (when the factor divides it), never vectorised
+        if unroll > 1 and ext > unroll and ext % unroll == 0:
+            steps += rec.apply("schedule", [{"op": "split", "loop": last, "factors": [None, unroll],
+                                             "into": [f"{tag}_o", f"{tag}_u"]}])
+            outer, inner = outer + [f"{tag}_o"], f"{tag}_u"
+        else:
+            outer = outer + [last]
+    elif ext > vec and ext % vec == 0:
         factors = [None, unroll, vec] if unroll > 1 and (ext // vec) % unroll == 0 else [None, vec]
         into = [f"{tag}_o", f"{tag}_u", f"{tag}_v"][-len(factors):] if len(factors) == 3 else [f"{tag}_o", f"{tag}_v"]
         steps += rec.apply("schedule", [{"op": "split", "loop": last, "factors": factors, "into": into}])
@@ -316,7 +333,8 @@ def _render_spatial(space, rec: _Live, bs: BlockSpace, tag: str, p: dict):
             steps += rec.apply("schedule", [{"op": "fuse", "loops": outer, "into": f"{tag}_par"}])
             outer = [f"{tag}_par"]
         steps += rec.apply("schedule", [{"op": "parallel", "loop": outer[0]}])
-    steps += rec.apply("schedule", [{"op": "vectorize", "loop": inner}])
+    if inner is not None:
+        steps += rec.apply("schedule", [{"op": "vectorize" if vec > 1 else "unroll", "loop": inner}])
     return steps, None
 
 

@@ -506,7 +506,10 @@ PATTERNS = [
               wl(n=1, c=32, h=24, w=24, k=32, s=1, p=1, dtype="float16"),
               wl(n=1, c=32, h=24, w=24, k=64, s=2, p=(0, 0, 1, 1), dtype="float16"),
               wl(n=1, c=64, h=12, w=12, k=64, s=1, p=1, dtype="float16"),
-              wl(n=1, c=128, h=6, w=6, k=128, s=1, p=1, dtype="float16")]),
+              wl(n=1, c=128, h=6, w=6, k=128, s=1, p=1, dtype="float16"),
+              # MobileNetV1 blocks at 224 x 224 (width 1.0), from the retired
+              # fused/depthwise-separable
+              wl(n=1, c=32, h=56, w=56, k=64, s=1, p=1), wl(n=1, c=128, h=28, w=28, k=128, s=1, p=1)]),
     _pattern("inverted-residual",
              "Y = X + conv1x1(relu6(dw3x3(relu6(conv1x1(X) + be)) + bd)) + bp (MobileNetV2, stride 1)",
              lambda p: [_x(p), _w("We", p["c"] * p["t"], p["c"], 1), _vec("be", p["c"] * p["t"]),

@@ -153,8 +153,8 @@ def _interaction_ref(p, X, T, li, lj):
 
 # --- patterns ------------------------------------------------------------------------------------
 
-def _pattern(name, summary, inputs, compute, reference, flops, workloads, domains=()):
-    return OpPattern(id=f"dense-block/{name}", family="dense-block", level="L2", domains=domains, summary=summary,
+def _pattern(name, summary, inputs, compute, reference, flops, workloads, domains=(), level="L2"):
+    return OpPattern(id=f"dense-block/{name}", family="dense-block", level=level, domains=domains, summary=summary,
                      inputs=inputs, compute=compute, reference=reference, vendor=reference, flops=flops,
                      workloads=workloads)
 
@@ -185,7 +185,8 @@ PATTERNS = [
               wl(m=128, n=768, k=768, domains=_LANG),
               wl(m=128, n=768, k=768, dtype="float16", domains=_LANG),
               wl(m=1, n=128, k=640, dtype="float16", domains=_AD),
-              wl(m=1, n=640, k=128, dtype="float16", domains=_AD)]),
+              wl(m=1, n=640, k=128, dtype="float16", domains=_AD)],
+             level="L1"),  # one operator (nn.Linear, addmm), as KernelBench files it: not a fused block
     _pattern("dense-bias-relu", "Y = relu(X W^T + b)", _dense_inputs,
              _dense_act(lambda x: te.max(x, 0.0), "T_bias_relu"),
              _act_ref(lambda x: np.maximum(x, 0.0)), _mm_flops,

@@ -196,7 +196,10 @@ PATTERNS = [
         reference=lambda p, A: A @ A.T,
         vendor=lambda p, A: A @ A.T,
         flops=lambda p: 2 * p["n"] * p["n"] * p["k"],
-        workloads=[wl(n=256, k=128), wl(n=64, k=640, domains=("anomaly-detection",))],
+        # n128k512 and n64k196: the shapes of the retired matmul/gram (A^T A of a 512 x 128 and a
+        # 196 x 64 matrix)
+        workloads=[wl(n=256, k=128), wl(n=64, k=640, domains=("anomaly-detection",)), wl(n=128, k=512),
+                   wl(n=64, k=196, domains=("vision",))],
     ),
     OpPattern(
         id="matmul/gram", family="matmul", level="L1", domains=_LA,

@@ -162,7 +162,9 @@ PATTERNS = [
           lambda p: [Tensor("X", _nchw(p))] + _bn_vectors(p["c"]),
           lambda p, X, *v: _bn_infer(p, X, *v, axis=1),
           lambda p, X, g, b, m, v: refs.batch_norm(X, g, b, m, v, EPS), 4,
-          [wl(n=1, c=64, h=56, w=56), wl(n=1, c=64, h=25, w=5, domains=("audio",))], domains=_VIS),
+          # n1c128h28w28: from the retired elementwise/scale-shift-channel
+          [wl(n=1, c=64, h=56, w=56), wl(n=1, c=64, h=25, w=5, domains=("audio",)), wl(n=1, c=128, h=28, w=28)],
+          domains=_VIS),
     _norm("batch-norm-nhwc", "Y = (X - mean[c]) / sqrt(var[c] + 1e-5) * gamma[c] + beta[c], NHWC (inference)",
           lambda p: [Tensor("X", (p["n"], p["h"], p["w"], p["c"]))] + _bn_vectors(p["c"]),
           lambda p, X, *v: _bn_infer(p, X, *v, axis=3),

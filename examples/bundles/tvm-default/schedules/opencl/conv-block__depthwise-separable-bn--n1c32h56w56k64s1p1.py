@@ -5,7 +5,7 @@
 @I.ir_module
 class Module:
     @T.prim_func(s_tir=True)
-    def main(X: T.Buffer((1, 32, 56, 56), "float32"), Wd: T.Buffer((32, 1, 3, 3), "float32"), bd: T.Buffer((32,), "float32"), Wp: T.Buffer((64, 32, 1, 1), "float32"), bp: T.Buffer((64,), "float32"), T_pw_bias_relu: T.Buffer((1, 64, 56, 56), "float32")):
+    def main(X: T.Buffer((1, 32, 56, 56), "float32"), Wd: T.Buffer((32, 1, 3, 3), "float32"), dw_gamma: T.Buffer((32,), "float32"), dw_beta: T.Buffer((32,), "float32"), dw_mean: T.Buffer((32,), "float32"), dw_var: T.Buffer((32,), "float32"), Wp: T.Buffer((64, 32, 1, 1), "float32"), pw_gamma: T.Buffer((64,), "float32"), pw_beta: T.Buffer((64,), "float32"), pw_mean: T.Buffer((64,), "float32"), pw_var: T.Buffer((64,), "float32"), T_pw_relu: T.Buffer((1, 64, 56, 56), "float32")):
         T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
         # with T.sblock("root"):
         DepthwiseConv2d = T.sblock_alloc_buffer((1, 32, 56, 56))
@@ -43,15 +43,15 @@ class Module:
                         v1 = T.axis.spatial(56, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 3136 // 56)
                         v2 = T.axis.spatial(56, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 56)
                         v3 = T.axis.reduce(32, ax3)
-                        T.reads(conv2d_nchw[0, v0, v1, v2], DepthwiseConv2d[0, v3, v1, v2], bd[v3], Wp[v0, v3, 0, 0])
+                        T.reads(conv2d_nchw[0, v0, v1, v2], DepthwiseConv2d[0, v3, v1, v2], dw_mean[v3], dw_var[v3], dw_gamma[v3], dw_beta[v3], Wp[v0, v3, 0, 0])
                         T.writes(conv2d_nchw[0, v0, v1, v2])
-                        conv2d_nchw[0, v0, v1, v2] = conv2d_nchw[0, v0, v1, v2] + T.max(DepthwiseConv2d[0, v3, v1, v2] + bd[v3], T.float32(0.0)) * Wp[v0, v3, 0, 0]
+                        conv2d_nchw[0, v0, v1, v2] = conv2d_nchw[0, v0, v1, v2] + T.max((DepthwiseConv2d[0, v3, v1, v2] - dw_mean[v3]) * T.rsqrt(dw_var[v3] + T.float32(0.001)) * dw_gamma[v3] + dw_beta[v3], T.float32(0.0)) * Wp[v0, v3, 0, 0]
         for ax0_ax1_ax2_fused_0 in T.thread_binding(784, thread="blockIdx.x"):
             for ax0_ax1_ax2_fused_1 in T.thread_binding(256, thread="threadIdx.x"):
-                with T.sblock("T_pw_bias_relu"):
+                with T.sblock("T_pw_relu"):
                     v0 = T.axis.spatial(64, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) // 3136)
                     v1 = T.axis.spatial(56, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 3136 // 56)
                     v2 = T.axis.spatial(56, (ax0_ax1_ax2_fused_0 * 256 + ax0_ax1_ax2_fused_1) % 56)
-                    T.reads(conv2d_nchw[0, v0, v1, v2], bp[v0])
-                    T.writes(T_pw_bias_relu[0, v0, v1, v2])
-                    T_pw_bias_relu[0, v0, v1, v2] = T.max(conv2d_nchw[0, v0, v1, v2] + bp[v0], T.float32(0.0))
+                    T.reads(conv2d_nchw[0, v0, v1, v2], pw_mean[v0], pw_var[v0], pw_gamma[v0], pw_beta[v0])
+                    T.writes(T_pw_relu[0, v0, v1, v2])
+                    T_pw_relu[0, v0, v1, v2] = T.max((conv2d_nchw[0, v0, v1, v2] - pw_mean[v0]) * T.rsqrt(pw_var[v0] + T.float32(0.001)) * pw_gamma[v0] + pw_beta[v0], T.float32(0.0))
