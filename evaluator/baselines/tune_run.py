@@ -105,6 +105,37 @@ def tune_subset(backend: str = BackendKind.CPU_LLVM, trials: int = tvm_tuned.DEF
     return outcomes
 
 
+def missing(globs: list[str] | None, backend: str, records_dir: Path = tvm_tuned.RECORDS_DIR,
+            shard: tuple[int, int] = (0, 1)) -> list[suite.WorkloadDef]:
+    """The selected public L1/L2 workloads with no usable record yet, in suite order, those of
+    shard ``i`` of ``n`` (every n-th, from the i-th): what ``tune --missing`` works through, so
+    an interrupted campaign resumes where it stopped and n processes share one."""
+    i, n = shard
+    todo = [w for w in suite.select(globs) if w.level != "L3"
+            and tvm_tuned.lookup(w, backend, records_dir).record is None]
+    return todo[i::n]
+
+
+def tune_missing(backend: str = BackendKind.CPU_LLVM, trials: int = tvm_tuned.DEFAULT_TRIALS,
+                 globs: list[str] | None = None, seed: int = 0,
+                 time_limit_s: float = tvm_tuned.DEFAULT_TIME_LIMIT_S,
+                 records_dir: Path = tvm_tuned.RECORDS_DIR, shard: tuple[int, int] = (0, 1),
+                 sandbox="auto", protocol=None,
+                 progress: Callable[[str, str], None] | None = None) -> list[Outcome]:
+    """Tune, check, time and store every workload :func:`missing` names."""
+    from evaluator.pipeline import Pipeline
+
+    pipe = Pipeline(backend, protocol, sandbox=sandbox, tuned_records=None)
+    outcomes = []
+    for w in missing(globs, backend, records_dir, shard):
+        if progress:
+            progress(w.id, "tuning")
+        outcomes.append(_tune_one(pipe, w, trials, seed, time_limit_s, records_dir))
+        if progress:
+            progress(w.id, "tuned" if outcomes[-1].ok else f"not tuned: {outcomes[-1].reason}")
+    return outcomes
+
+
 def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
     out = Outcome(w.id, w.family, False, trials=trials)
     try:

@@ -70,6 +70,7 @@ class TunedRecord:
     tuned_functions: list[str] = field(default_factory=list)
     default_functions: list[str] = field(default_factory=list)  # kept the tvm-default rule set
     checked: dict = field(default_factory=dict)  # the harness check the tune command ran
+    host: str = ""  # the CPU the candidates were measured on (the target says what they were built for)
     version: int = RECORD_VERSION
 
     def to_json(self) -> dict:
@@ -406,7 +407,8 @@ def tune(w, backend, trials: int = DEFAULT_TRIALS, seed: int = 0,
         seed=seed, space=space, canonical_hash=canonical_hash(canonical), tvmscript=script,
         tuning_s=round(elapsed, 2), tasks=tasks, measured=watch.measured,
         build_errors=watch.build_errors, run_errors=watch.run_errors,
-        time_limited=watch.time_limited, tuned_functions=done, default_functions=fallback)
+        time_limited=watch.time_limited, tuned_functions=done, default_functions=fallback,
+        host=backend.info().device)
 
 
 def _apply_graph(db, canonical, target, backend, w):

@@ -210,3 +210,19 @@ def test_a_later_run_of_the_day_updates_the_summary(tmp_path):
         "matmul/b@1": (True, 1), "scan/a@1": (True, 2)}
     assert s["families_without_record"] == [] and s["geomean_speedup_vs_default"] == pytest.approx(1.0)
     assert "run 2" in md.read_text()
+
+
+def test_a_campaign_resumes_past_what_is_tuned_and_shards_split_what_is_left(tuned):
+    """``tune --missing`` works through the selected L1/L2 workloads that have no usable record,
+    so an interrupted campaign starts again where it stopped; ``--shard I/N`` gives N processes
+    disjoint parts that together are all of it."""
+    _, rec_dir, _ = tuned
+    glob = [TINY.split("@")[0] + "@*"]
+    left = tune_run.missing(glob, BACKEND, rec_dir)
+    assert TINY not in {w.id for w in left}
+    assert {w.id for w in left} == {w.id for w in suite.select(glob)} - {TINY}
+    parts = [tune_run.missing(["matmul/*"], BACKEND, rec_dir, (i, 3)) for i in range(3)]
+    ids = [w.id for part in parts for w in part]
+    assert len(ids) == len(set(ids)) == len(tune_run.missing(["matmul/*"], BACKEND, rec_dir))
+    assert tvm_tuned.read(tvm_tuned.record_path(TINY, BACKEND, rec_dir)).host  # where it was measured
+    assert cli.main(["tune", "--missing", "--shard", "3/3"]) == 2
