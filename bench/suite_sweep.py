@@ -65,8 +65,9 @@ def main() -> int:
     ap.add_argument("--resume", action="store_true",
                     help="keep the workloads an earlier, interrupted run of the same selection finished")
     ap.add_argument("--merge", metavar="REPORT.json",
-                    help="re-run only the workloads an earlier report did not find correct; the report "
-                         "written holds its other rows and the new ones")
+                    help="re-run only the workloads an earlier report did not find correct or does not "
+                         "have (the suite gained them since); the report written holds its other rows "
+                         "and the new ones, and drops rows of workloads the suite no longer serves")
     args = ap.parse_args()
     if args.unsafe_local:
         import os
@@ -78,8 +79,9 @@ def main() -> int:
     every = suite.workloads(include_hidden)
     earlier_report = json.loads(Path(args.merge).read_text()) if args.merge else None
     if earlier_report:
-        again = {w for w, row in earlier_report["workloads"].items() if row["status"] != records.CORRECT}
-        chosen = [w for w in suite.workloads(include_hidden) if w.id in again]
+        # what it did not find correct, and what the suite has gained since
+        found = {w for w, row in earlier_report["workloads"].items() if row["status"] == records.CORRECT}
+        chosen = [w for w in suite.workloads(include_hidden) if w.id not in found]
     elif args.sample:
         chosen = suite.sample(args.sample, include_hidden)
     else:

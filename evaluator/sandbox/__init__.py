@@ -81,6 +81,8 @@ CHILD_ENV_NAMES = frozenset({
     "CUDA_HOME", "CUDA_PATH", "ROCM_PATH",  # toolkits TVM looks up
 })
 # ... and by prefix: the runtimes' own settings (thread counts, devices, ICD loader, toolkits).
+SETPRIV_NOBODY = ("--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all")
+
 CHILD_ENV_PREFIXES = (
     "LC_",  # locale categories
     "TVM_",  # TVM_LIBRARY_PATH, TVM_NUM_THREADS, TVM_CUDA_COMPILE_MODE, ...
@@ -400,12 +402,12 @@ class Sandbox:
             args += ["--setenv", k, v]
         fd = os.open(self.bpf_path, os.O_RDONLY)
         args += ["--seccomp", str(fd), "--"]
-        if self.unprivileged:
-            args = [shutil.which("setpriv") or "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                    "--inh-caps=-all", *args]
+        # one command drops to uid 65534 for bwrap and for every launch helper alike
+        as_nobody = [shutil.which("setpriv") or "setpriv", *SETPRIV_NOBODY] if self.unprivileged else []
+        args = [*as_nobody, *args]
         # Join the cgroup before exec'ing bwrap, so nothing it starts can escape the limits.
         joins = "; ".join(f'echo $$ > "{f}"' for f in group.procs_files())
-        user = "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all " if self.unprivileged else ""
+        user = "".join(f"{shlex.quote(a)} " for a in as_nobody)
         helpers = "".join(f"{user}sh -c {shlex.quote(line.format(scratch=shlex.quote(str(scratch))))} && "
                           for line in self.launch)
         cmd = ["/bin/sh", "-c", f'{joins} && {helpers}exec "$@"', "sh", *args, *argv]

@@ -1,0 +1,99 @@
+"""How far a multi-threaded kernel's speedup moves between evaluations, and whether TVM's thread
+pool settings change that.
+
+    .venv/bin/python bench/parallel_stability.py [--processes 4] [--tasks GLOB ...]
+
+Evaluates the hand-tuned bundle's parallel cpu-llvm entries (they ``parallel`` an outer loop, so
+they run on every core, while tvm-default's rule set on a few of them runs on one) once per fresh
+process, ``--processes`` times under each thread-pool setting: as shipped, ``TVM_BIND_THREADS=0``
+(no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at once). The settings
+reach the sandboxed steps (``TVM_*`` is passed through). Reports, per workload and setting, the
+speedups over the processes, their max/min, and the candidate's median call time per process.
+
+Writes ``bench/results/parallel_stability-<date>.json`` and ``.md`` (date, machine, command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TASKS = ["batch-matmul/batch-matmul@b12m128n128k64", "reduction/sum-lastaxis@m512n1024",
+         "gemv/gemv@m1024k1024", "matmul/matmul@m128n512k128"]
+SETTINGS = {"as shipped": {}, "TVM_BIND_THREADS=0": {"TVM_BIND_THREADS": "0"},
+            "TVM_THREAD_POOL_SPIN_COUNT=0": {"TVM_THREAD_POOL_SPIN_COUNT": "0"}}
+
+
+def child(tasks: list[str]) -> None:
+    """One evaluation of the tasks in this process: speedup and candidate median per task."""
+    from evaluator.formats.bundle import load_bundle
+    from evaluator.pipeline import evaluate_bundle
+
+    report = evaluate_bundle(load_bundle(str(ROOT / "examples" / "bundles" / "hand-tuned")), "cpu-llvm", tasks)
+    out = {t["workload"]: {"speedup": t["speedup"].get("tvm-default"), "status": t["status"],
+                           "candidate_us": t["times"]["candidate"]["median_s"] * 1e6,
+                           "default_us": t["times"]["tvm-default"]["median_s"] * 1e6}
+           for t in report["tasks"]}
+    print(json.dumps({"tasks": out, "machine": {**report["machine"], "cpu": report["backend_info"]["device"]}}))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--processes", type=int, default=4)
+    ap.add_argument("--tasks", nargs="*", default=TASKS)
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.tasks)
+        return 0
+    started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    runs: dict[str, list[dict]] = {}
+    machine = None
+    for name, env in SETTINGS.items():
+        runs[name] = []
+        for i in range(args.processes):
+            done = subprocess.run([sys.executable, __file__, "--child", "--tasks", *args.tasks],
+                                  env={**os.environ, **env}, capture_output=True, text=True, check=True)
+            got = json.loads(done.stdout.strip().splitlines()[-1])
+            machine = got["machine"]
+            runs[name].append(got["tasks"])
+            print(f"{name} {i + 1}/{args.processes}: " + ", ".join(
+                f"{w.split('/')[1]} {r['speedup']:.3f}" for w, r in got["tasks"].items()), file=sys.stderr)
+    rows = {}
+    for name, per in runs.items():
+        for w in args.tasks:
+            sp = [p[w]["speedup"] for p in per if p[w]["status"] == "correct"]
+            rows.setdefault(w, {})[name] = {
+                "speedups": sp, "spread": max(sp) / min(sp) if sp else None,
+                "candidate_us": [round(p[w]["candidate_us"], 1) for p in per],
+                "default_us": [round(p[w]["default_us"], 1) for p in per]}
+    date = started.split()[0]
+    report = {"benchmark": "parallel_stability", "date": started,
+              "command": "python bench/parallel_stability.py " + " ".join(sys.argv[1:]),
+              "machine": machine, "processes": args.processes, "settings": SETTINGS, "workloads": rows}
+    out = ROOT / "bench" / "results" / f"parallel_stability-{date}"
+    out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+    md = [f"# parallel_stability — {started}", "", f"Command: `{report['command']}`  ",
+          f"Machine: {machine.get('platform')}, {machine['cpu']}  ",
+          f"Fresh processes per setting: {args.processes}", "",
+          "Speedup vs tvm-default of the hand-tuned (parallel) kernel in each process, and max/min over them; "
+          "then the candidate's median call time per process (µs).", "",
+          "| workload | setting | speedups | max/min | candidate µs | tvm-default µs |", "|---|---|---|---|---|---|"]
+    for w, per in rows.items():
+        for name, r in per.items():
+            md.append(f"| {w} | {name} | " + ", ".join(f"{s:.3f}" for s in r["speedups"])
+                      + f" | {r['spread']:.3f} | " + ", ".join(f"{c:.0f}" for c in r["candidate_us"])
+                      + " | " + ", ".join(f"{c:.0f}" for c in r["default_us"]) + " |")
+    out.with_suffix(".md").write_text("\n".join(md) + "\n")
+    print(f"wrote {out}.md and .json", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
