@@ -3,9 +3,8 @@ pool settings change that.
 
     .venv/bin/python bench/parallel_stability.py [--processes 4] [--tasks GLOB ...]
 
-Evaluates the hand-tuned bundle's parallel cpu-llvm entries (they ``parallel`` an outer loop, so
-they run on every core, while tvm-default's rule set on a few of them runs on one) once per fresh
-process, ``--processes`` times under each thread-pool setting: as shipped, ``TVM_BIND_THREADS=0``
+Evaluates four of the hand-tuned bundle's cpu-llvm entries (multi-threaded, register-blocked:
+compute-bound, where tvm-default's loops on the same cores wait on memory) once per fresh process, ``--processes`` times under each thread-pool setting: as shipped, ``TVM_BIND_THREADS=0``
 (no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at once). The settings
 reach the sandboxed steps (``TVM_*`` is passed through). Reports, per workload and setting, the
 speedups over the processes, their max/min, and the candidate's median call time per process.
