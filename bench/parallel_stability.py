@@ -1,11 +1,13 @@
 """How far a multi-threaded kernel's speedup moves between evaluations, and whether TVM's thread
 pool settings change that.
 
-    .venv/bin/python bench/parallel_stability.py [--processes 4] [--tasks GLOB ...]
+    .venv/bin/python bench/parallel_stability.py [--processes 4] [--tasks GLOB ...] [--span S]
+        [--settings NAME ...] [--out SUFFIX]
 
 Evaluates four of the hand-tuned bundle's cpu-llvm entries (multi-threaded, register-blocked:
-compute-bound, where tvm-default's loops on the same cores wait on memory) once per fresh process, ``--processes`` times under each thread-pool setting: as shipped, ``TVM_BIND_THREADS=0``
-(no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at once). The settings
+compute-bound, where tvm-default's loops on the same cores wait on memory) once per fresh
+process, ``--processes`` times under each thread-pool setting: as shipped,
+``TVM_BIND_THREADS=0`` (no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at once). The settings
 reach the sandboxed steps (``TVM_*`` is passed through). Reports, per workload and setting, the
 speedups over the processes, their max/min, and the candidate's median call time per process.
 
@@ -29,12 +31,15 @@ SETTINGS = {"as shipped": {}, "TVM_BIND_THREADS=0": {"TVM_BIND_THREADS": "0"},
             "TVM_THREAD_POOL_SPIN_COUNT=0": {"TVM_THREAD_POOL_SPIN_COUNT": "0"}}
 
 
-def child(tasks: list[str]) -> None:
+def child(tasks: list[str], span: float | None) -> None:
     """One evaluation of the tasks in this process: speedup and candidate median per task."""
     from evaluator.formats.bundle import load_bundle
+    from evaluator.harness.protocol import Protocol
     from evaluator.pipeline import evaluate_bundle
 
-    report = evaluate_bundle(load_bundle(str(ROOT / "examples" / "bundles" / "hand-tuned")), "cpu-llvm", tasks)
+    protocol = Protocol() if span is None else Protocol(min_span_s=span)
+    report = evaluate_bundle(load_bundle(str(ROOT / "examples" / "bundles" / "hand-tuned")), "cpu-llvm", tasks,
+                             protocol=protocol)
     out = {t["workload"]: {"speedup": t["speedup"].get("tvm-default"), "status": t["status"],
                            "candidate_us": t["times"]["candidate"]["median_s"] * 1e6,
                            "default_us": t["times"]["tvm-default"]["median_s"] * 1e6}
@@ -46,18 +51,23 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--processes", type=int, default=4)
     ap.add_argument("--tasks", nargs="*", default=TASKS)
+    ap.add_argument("--span", type=float, help="the protocol's min_span_s (default: the shipped one)")
+    ap.add_argument("--settings", nargs="*", choices=list(SETTINGS), default=list(SETTINGS))
+    ap.add_argument("--out", default="", help="a suffix for the report's name, e.g. -span1")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.tasks)
+        child(args.tasks, args.span)
         return 0
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     runs: dict[str, list[dict]] = {}
     machine = None
-    for name, env in SETTINGS.items():
+    span = ["--span", str(args.span)] if args.span is not None else []
+    for name in args.settings:
+        env = SETTINGS[name]
         runs[name] = []
         for i in range(args.processes):
-            done = subprocess.run([sys.executable, __file__, "--child", "--tasks", *args.tasks],
+            done = subprocess.run([sys.executable, __file__, "--child", "--tasks", *args.tasks, *span],
                                   env={**os.environ, **env}, capture_output=True, text=True, check=True)
             got = json.loads(done.stdout.strip().splitlines()[-1])
             machine = got["machine"]
@@ -75,12 +85,14 @@ def main() -> int:
     date = started.split()[0]
     report = {"benchmark": "parallel_stability", "date": started,
               "command": "python bench/parallel_stability.py " + " ".join(sys.argv[1:]),
+              "min_span_s": args.span,
               "machine": machine, "processes": args.processes, "settings": SETTINGS, "workloads": rows}
-    out = ROOT / "bench" / "results" / f"parallel_stability-{date}"
+    out = ROOT / "bench" / "results" / f"parallel_stability-{date}{args.out}"
     out.with_suffix(".json").write_text(json.dumps(report, indent=1))
     md = [f"# parallel_stability — {started}", "", f"Command: `{report['command']}`  ",
           f"Machine: {machine.get('platform')}, {machine['cpu']}  ",
-          f"Fresh processes per setting: {args.processes}", "",
+          f"Fresh processes per setting: {args.processes}; min_span_s: "
+          f"{args.span if args.span is not None else 'as shipped'}", "",
           "Speedup vs tvm-default of the hand-tuned (parallel) kernel in each process, and max/min over them; "
           "then the candidate's median call time per process (µs).", "",
           "| workload | setting | speedups | max/min | candidate µs | tvm-default µs |", "|---|---|---|---|---|---|"]
