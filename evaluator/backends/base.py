@@ -227,6 +227,9 @@ class DeviceRunner(ABC):
         """A host-memory backend's tensor over ``view``'s bytes (an arena slot), without a copy."""
         import tvm  # heavy: TVM is imported on use, never with this module
 
+        if view.dtype.name == "bfloat16":  # DLPack from NumPy knows no bfloat16: its bits, retyped
+            bits = tvm.runtime.from_dlpack(view.view("uint16"))
+            return bits._create_view(view.shape, "bfloat16")  # noqa: SLF001 - TVM's only same-memory retype
         return tvm.runtime.from_dlpack(view)
 
     def vendor_kernel(self, spec: dict) -> Kernel:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
+import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy: a tensor dtype by name in every process
 
 ALIGN = 64  # TVM refuses DLPack tensors less aligned than this
 _SEALS = fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL

@@ -253,11 +253,23 @@ class WorkloadDef:
     def vendor_call(self) -> Callable[..., Any] | None:
         if self.pattern.vendor is None:
             return None
-        return functools.partial(self.pattern.vendor, self.params)
+        call = functools.partial(self.pattern.vendor, self.params)
+        if not any(t.dtype == "bfloat16" for t in self.inputs):
+            return call
+        # NumPy has no bfloat16 arithmetic (ml_dtypes emulates it element by element, rounding
+        # every step): a user computes on float32 copies and stores the result as bfloat16
+        dtypes = [t.dtype for t in self.outputs]
+
+        def on_float32(*xs):
+            out = call(*[x.astype(np.float32) if x.dtype.name == "bfloat16" else x for x in xs])
+            outs = [np.asarray(o).astype(d) for o, d in zip(out if isinstance(out, (list, tuple)) else [out], dtypes)]
+            return outs if isinstance(out, (list, tuple)) else outs[0]
+        return on_float32
 
 
 def _widen(a: np.ndarray) -> np.ndarray:
-    if np.issubdtype(a.dtype, np.floating):
+    # ml_dtypes' bfloat16 is not a NumPy floating subtype
+    if np.issubdtype(a.dtype, np.floating) or a.dtype.name == "bfloat16":
         return a.astype(np.float64)
     if np.issubdtype(a.dtype, np.integer):
         return a.astype(np.int64)

@@ -152,3 +152,73 @@ def test_added_workloads_are_public_with_their_dtype():
 @pytest.mark.parametrize("wid", ADDED)
 def test_added_workload_matches_its_reference(wid):
     assert_matches_reference(suite.get_workload(wid))
+
+
+# bfloat16 twins where the CPU backends have it (TVM stores bfloat16 as 16 bits and computes in
+# float32 on both, as on a float16 workload): attention, conv blocks, transformer blocks, LLM
+# layers and two MLPerf Tiny graphs
+BF16 = [
+    "attention/gqa@h8g2m128n128d64-bf16",
+    "attention/mqa@h8g1m1n512d64-bf16",
+    "conv-block/classifier-head@n1c64h8w8k10-bf16",
+    "conv-block/classifier-head@n1c64h25w5k12-bf16",
+    "conv-block/conv2d-bn-relu@n1c3h32w32k16r3s1p1-bf16",
+    "conv-block/conv2d-bn-relu@n1c1h49w10k64r10x4s2p4x1x5x1-bf16",
+    "conv-block/conv2d-bn-relu@n1c16h32w32k32r3s2p0x0x1x1-bf16",
+    "conv-block/depthwise-separable-bn@n1c64h25w5k64s1p1-bf16",
+    "conv-block/resnet-basic-block@n1c16h32w32p1-bf16",
+    "conv-block/resnet-downsample-block@n1c16h32w32k32-bf16",
+    "conv-block/resnet-downsample-block@n1c32h16w16k64-bf16",
+    "dense-block/dense-bias@m128n768k768-bf16",
+    "matmul/matmul-nt@m128n768k768-bf16",
+    "model/ds-cnn-kws@n1h49w10-bf16",  # two L3 graphs, each of its layers a bfloat16 workload
+    "model/resnet8@n1h32w32-bf16",
+    "norm/layer-norm@m128n768-bf16",
+    "norm/rms-norm@m1n4096-bf16",
+    "softmax/softmax@m256n512-bf16",
+    "transformer-block/layer-norm-dense@m128k256n768-bf16",
+    "transformer-block/mha-block@s64d128h4-bf16",
+]
+
+
+def test_the_bfloat16_workloads_store_bfloat16_and_compute_in_float32():
+    bf16 = {w.id for w in suite.workloads() if "bfloat16" in suite.tensor_dtypes(w)}
+    assert bf16 == set(BF16)
+    for wid in BF16:
+        w = suite.get_workload(wid)
+        assert {t.dtype for t in w.outputs} == {"bfloat16"}, wid
+        assert "float32" in w.canonical_module().script(), wid  # the arithmetic is widened
+
+
+@pytest.mark.parametrize("wid", BF16)
+def test_bfloat16_workload_matches_its_reference(wid):
+    assert_matches_reference(suite.get_workload(wid))
+
+
+@pytest.mark.parametrize("backend", ["cpu-llvm", "opencl"])
+def test_a_bfloat16_workload_is_checked_and_timed_through_the_sandbox(backend, quick_protocol):
+    """The harness holds bfloat16 tensors as their 16 bits (NumPy's DLPack knows no bfloat16),
+    poisons unwritten outputs with NaN, and checks at the bfloat16 tolerance: tvm-default's entry
+    is correct on both CPU backends, and a kernel that writes zeros is a wrong result."""
+    from evaluator import records
+    from evaluator.examples import default_entry
+    from evaluator.pipeline import Candidate, Pipeline
+    from evaluator.sandbox import probe
+
+    if probe():
+        pytest.skip(f"the sandbox cannot run here: {probe()}")
+    w = suite.get_workload("softmax/softmax@m256n512-bf16")
+    pipe = Pipeline(backend, quick_protocol)
+    assert pipe.sandbox is not None
+    fmt, _, text = default_entry(w, backend)
+    r = pipe.evaluate(w, Candidate(fmt, text))
+    assert r.status == records.CORRECT, r.reason
+    assert r.times["candidate"].median_s > 0
+    if backend == "cpu-llvm":
+        [x], [y] = w.inputs, w.outputs
+        zeros = (f"# from tvm.script import tirx as T\n@T.prim_func\ndef main({x.name}: T.Buffer({x.shape}, "
+                 f'"bfloat16"), {y.name}: T.Buffer({y.shape}, "bfloat16")):\n'
+                 f"    for i, j in T.grid({y.shape[0]}, {y.shape[1]}):\n"
+                 f"        {y.name}[i, j] = T.bfloat16(0.0)\n")
+        bad = pipe.evaluate(w, Candidate("tvmscript", zeros))
+        assert bad.status == records.WRONG_RESULT, bad.reason

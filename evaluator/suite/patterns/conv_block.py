@@ -457,7 +457,10 @@ PATTERNS = [
               wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, domains=("audio",)),
               wl(n=1, c=3, h=32, w=32, k=16, r=3, s=1, p=1, dtype="float16"),   # the float16 graphs' stems
               wl(n=1, c=1, h=49, w=10, k=64, r=(10, 4), s=2, p=(4, 1, 5, 1), dtype="float16", domains=("audio",)),
+              wl(n=1, c=3, h=32, w=32, k=16, r=3, s=1, p=1, dtype="bfloat16"),  # the bfloat16 graphs' stems
+              wl(n=1, c=1, h=49, w=10, k=64, r=(10, 4), s=2, p=(4, 1, 5, 1), dtype="bfloat16", domains=("audio",)),
               wl(n=1, c=16, h=32, w=32, k=32, r=3, s=2, p=(0, 0, 1, 1), dtype="float16"),
+              wl(n=1, c=16, h=32, w=32, k=32, r=3, s=2, p=(0, 0, 1, 1), dtype="bfloat16"),
               wl(n=1, c=3, h=96, w=96, k=8, r=3, s=2, p=(0, 0, 1, 1), dtype="float16"),
               wl(n=1, c=64, h=25, w=5, k=64, r=1, s=1, p=0, dtype="float16", domains=("audio",))]),
     _pattern("conv2d-bias-relu6", "Y = relu6(conv2d(X, W) + b) (MobileNetV2, folded BN)",
@@ -494,6 +497,7 @@ PATTERNS = [
              lambda p: _std_flops(dict(p, r=3), p["c"], p["c"]) + _conv_flops(p, p["c"], p["k"], 1, *_oh_ow(p, 3)),
              [wl(n=1, c=64, h=25, w=5, k=64, s=1, p=1, domains=("audio",)),   # DS-CNN blocks
               wl(n=1, c=64, h=25, w=5, k=64, s=1, p=1, dtype="float16", domains=("audio",)),
+              wl(n=1, c=64, h=25, w=5, k=64, s=1, p=1, dtype="bfloat16", domains=("audio",)),
               # the 13 blocks of MobileNetV1 x0.25 at 96 x 96 (VWW), 9 distinct shapes
               wl(n=1, c=8, h=48, w=48, k=16, s=1, p=1), wl(n=1, c=16, h=48, w=48, k=32, s=2, p=(0, 0, 1, 1)),
               wl(n=1, c=32, h=24, w=24, k=32, s=1, p=1), wl(n=1, c=32, h=24, w=24, k=64, s=2, p=(0, 0, 1, 1)),
@@ -543,7 +547,7 @@ PATTERNS = [
              + [_w("W2", p["c"], p["c"], 3)] + _bn_vectors("bn2_", p["c"]),
              _basic_block, _basic_block_ref, lambda p: 2 * _conv_flops(p, p["c"], p["c"], 3, p["h"], p["w"]),
              [wl(n=1, c=16, h=32, w=32, p=1), wl(n=1, c=64, h=56, w=56, p=1),
-              wl(n=1, c=16, h=32, w=32, p=1, dtype="float16")]),
+              wl(n=1, c=16, h=32, w=32, p=1, dtype="float16"), wl(n=1, c=16, h=32, w=32, p=1, dtype="bfloat16")]),
     _pattern("resnet-downsample-block",
              "Y = relu(BN2(conv3x3(relu(BN1(conv3x3_s2(X))))) + conv1x1_s2(X) + bs) (ResNet-8 stride-2 stack)",
              lambda p: [_x(p), _w("W1", p["k"], p["c"], 3)] + _bn_vectors("bn1_", p["k"])
@@ -552,7 +556,8 @@ PATTERNS = [
              _downsample_block, _downsample_ref,
              lambda p: 2 * (p["h"] // 2) * (p["w"] // 2) * p["k"] * (9 * p["c"] + 9 * p["k"] + p["c"]),
              [wl(n=1, c=16, h=32, w=32, k=32), wl(n=1, c=32, h=16, w=16, k=64),
-              wl(n=1, c=16, h=32, w=32, k=32, dtype="float16"), wl(n=1, c=32, h=16, w=16, k=64, dtype="float16")]),
+              wl(n=1, c=16, h=32, w=32, k=32, dtype="float16"), wl(n=1, c=32, h=16, w=16, k=64, dtype="float16"),
+              wl(n=1, c=16, h=32, w=32, k=32, dtype="bfloat16"), wl(n=1, c=32, h=16, w=16, k=64, dtype="bfloat16")]),
     _pattern("resnet-bottleneck", "Y = relu(conv1x1(relu(conv3x3(relu(conv1x1(X) + b1)) + b2)) + b3 + X) (bottleneck)",
              lambda p: [_x(p), _w("W1", p["m"], p["c"], 1), _vec("b1", p["m"]), _w("W2", p["m"], p["m"], 3),
                         _vec("b2", p["m"]),
@@ -591,7 +596,8 @@ PATTERNS = [
              [wl(n=1, c=256, h=3, w=3, k=2), wl(n=1, c=64, h=8, w=8, k=10), wl(n=1, c=1024, h=7, w=7, k=1000),
               wl(n=1, c=64, h=25, w=5, k=12, domains=("audio",)), wl(n=1, c=64, h=8, w=8, k=10, dtype="float16"),
               wl(n=1, c=64, h=25, w=5, k=12, dtype="float16", domains=("audio",)),
-              wl(n=1, c=256, h=3, w=3, k=2, dtype="float16")]),
+              wl(n=1, c=256, h=3, w=3, k=2, dtype="float16"), wl(n=1, c=64, h=8, w=8, k=10, dtype="bfloat16"),
+              wl(n=1, c=64, h=25, w=5, k=12, dtype="bfloat16", domains=("audio",))]),
     _pattern("conv1d-bias-relu", "Y = relu(conv1d(X, W, 'same') + b) (temporal conv net layer)",
              lambda p: [Tensor("X", (p["n"], p["c"], p["t"])),
                         Tensor("W", (p["k"], p["c"], p["r"]), scale=(2.0 / (p["c"] * p["r"])) ** 0.5),

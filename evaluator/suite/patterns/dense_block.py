@@ -184,6 +184,7 @@ PATTERNS = [
              [wl(m=1, n=128, k=640, domains=_AD), wl(m=1, n=640, k=128, domains=_AD),
               wl(m=128, n=768, k=768, domains=_LANG),
               wl(m=128, n=768, k=768, dtype="float16", domains=_LANG),
+              wl(m=128, n=768, k=768, dtype="bfloat16", domains=_LANG),
               wl(m=1, n=128, k=640, dtype="float16", domains=_AD),
               wl(m=1, n=640, k=128, dtype="float16", domains=_AD)],
              level="L1"),  # one operator (nn.Linear, addmm), as KernelBench files it: not a fused block

@@ -153,5 +153,6 @@ PATTERN = GraphPattern(
     reference=_reference,
     flops=_flops,
     layers=layers,
-    workloads=[Workload("n1h49w10", {"classes": 12}), Workload("n1h49w10-f16", {"classes": 12, "dtype": "float16"})],
+    workloads=[Workload("n1h49w10", {"classes": 12}), Workload("n1h49w10-f16", {"classes": 12, "dtype": "float16"}),
+               Workload("n1h49w10-bf16", {"classes": 12, "dtype": "bfloat16"})],
 )

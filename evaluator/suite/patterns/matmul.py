@@ -121,6 +121,7 @@ PATTERNS = [
         workloads=[_mnk(128, 768, 768, domains=("language",)), _mnk(49, 1000, 1024, domains=("vision",)),
                    _mnk(1, 12, 48, domains=("audio",)),  # TC-ResNet8 classifier
                    _mnk(128, 768, 768, dtype="float16", domains=("language",)),
+                   _mnk(128, 768, 768, dtype="bfloat16", domains=("language",)),
                    _mnk(49, 1000, 1024, dtype="float16", domains=("vision",)),
                    _mnk(1, 12, 48, dtype="float16", domains=("audio",))],
     ),

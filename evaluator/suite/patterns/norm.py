@@ -132,6 +132,7 @@ PATTERNS = [
             Workload("m196n384", {"m": 196, "n": 384}, domains=("vision",)),
             Workload("m64n256", {"m": 64, "n": 256}, domains=("audio",)),
             wl(m=128, n=768, dtype="float16"),
+            wl(m=128, n=768, dtype="bfloat16"),
             wl(m=196, n=384, dtype="float16", domains=("vision",)),
             wl(m=64, n=256, dtype="float16", domains=("audio",)),
         ],
@@ -155,6 +156,7 @@ PATTERNS = [
             wl(m=128, n=576, dtype="float16"),
             # an LLM's RMSNorm (LLaMA-7B hidden size) at decode (m=1) and a short prefill (m=16)
             wl(m=1, n=4096, dtype="float16"),
+            wl(m=1, n=4096, dtype="bfloat16"),
             wl(m=16, n=4096, dtype="float16"),
         ],
     ),

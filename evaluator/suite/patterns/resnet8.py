@@ -124,5 +124,6 @@ PATTERN = GraphPattern(
     reference=_reference,
     flops=_flops,
     layers=layers,
-    workloads=[Workload("n1h32w32", {"classes": 10}), Workload("n1h32w32-f16", {"classes": 10, "dtype": "float16"})],
+    workloads=[Workload("n1h32w32", {"classes": 10}), Workload("n1h32w32-f16", {"classes": 10, "dtype": "float16"}),
+               Workload("n1h32w32-bf16", {"classes": 10, "dtype": "bfloat16"})],
 )

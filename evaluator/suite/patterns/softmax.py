@@ -63,6 +63,7 @@ PATTERNS = [
             Workload("m32n1000", {"m": 32, "n": 1000}, domains=("vision",)),
             wl(m=1536, n=128, dtype="float16"),
             wl(m=256, n=512, dtype="float16"),
+            wl(m=256, n=512, dtype="bfloat16"),
             wl(m=32, n=1000, dtype="float16", domains=("vision",)),
             wl(m=256, n=256, dtype="float16"),
         ]

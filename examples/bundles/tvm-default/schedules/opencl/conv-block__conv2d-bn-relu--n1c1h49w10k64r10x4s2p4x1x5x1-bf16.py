@@ -1,0 +1,71 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 1, 49, 10), "bfloat16"), W: T.Buffer((64, 1, 10, 4), "bfloat16"), bn_gamma: T.Buffer((64,), "bfloat16"), bn_beta: T.Buffer((64,), "bfloat16"), bn_mean: T.Buffer((64,), "bfloat16"), bn_var: T.Buffer((64,), "bfloat16"), T_relu_bf16: T.Buffer((1, 64, 25, 5), "bfloat16")):
+        T.func_attr({"tirx.is_scheduled": True, "tirx.noalias": True})
+        # with T.sblock("root"):
+        conv2d_nchw_reindex_pad_local = T.sblock_alloc_buffer((1, 128, 64), scope="local")
+        pad_temp_reindex_pad_shared = T.sblock_alloc_buffer((1, 128, 40), scope="shared")
+        W_f32_reindex_shared = T.sblock_alloc_buffer((1, 64, 40), scope="shared")
+        for ax0_ax2_0_fused in T.thread_binding(2, thread="blockIdx.y"):
+            for ax1_0 in T.thread_binding(4, thread="blockIdx.x"):
+                for ax2_1 in T.thread_binding(1, thread="vthread.y"):
+                    for ax1_1 in T.thread_binding(1, thread="vthread.x"):
+                        for ax2_2 in T.thread_binding(8, thread="threadIdx.y"):
+                            for ax1_2 in T.thread_binding(8, thread="threadIdx.x", annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                                for ax1_3_init, ax2_3_0_init in T.grid(4, 4):
+                                    for ax2_3_1_init in T.vectorized(1):
+                                        with T.sblock("conv2d_nchw_init"):
+                                            v0 = T.axis.spatial(1, 0)
+                                            v1 = T.axis.spatial(128, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3_init)
+                                            v2 = T.axis.spatial(64, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0_init + ax2_3_1_init)
+                                            T.reads()
+                                            T.writes(conv2d_nchw_reindex_pad_local[0, v1, v2])
+                                            conv2d_nchw_reindex_pad_local[0, v1, v2] = T.float32(0.0)
+                                for ax3_0 in range(5):
+                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
+                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
+                                            for ax0_ax1_ax2_fused_2 in range(4):
+                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
+                                                    with T.sblock("pad_temp_reindex_pad_shared"):
+                                                        v0 = T.axis.spatial(1, 0)
+                                                        v1 = T.axis.spatial(128, ax1_0 * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
+                                                        v2 = T.axis.spatial(40, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
+                                                        T.reads(X[0, 0, v1 // 5 * 2 + v2 // 4 - 4, v1 % 5 * 2 + v2 % 4 - 1])
+                                                        T.writes(pad_temp_reindex_pad_shared[v0, v1, v2])
+                                                        pad_temp_reindex_pad_shared[v0, v1, v2] = T.if_then_else(v1 < 125, T.if_then_else(4 <= v1 // 5 * 2 + v2 // 4 and v1 // 5 * 2 + v2 // 4 < 53 and 1 <= v1 % 5 * 2 + v2 % 4 and v1 % 5 * 2 + v2 % 4 < 11, T.Cast("float32", X[0, 0, v1 // 5 * 2 + v2 // 4 - 4, v1 % 5 * 2 + v2 % 4 - 1]), T.float32(0.0)), T.float32(0.0))
+                                    for ax0_ax1_ax2_fused_0 in T.thread_binding(8, thread="threadIdx.y"):
+                                        for ax0_ax1_ax2_fused_1 in T.thread_binding(8, thread="threadIdx.x"):
+                                            for ax0_ax1_ax2_fused_2 in range(4):
+                                                for ax0_ax1_ax2_fused_3 in T.vectorized(1):
+                                                    with T.sblock("W_f32_reindex_shared"):
+                                                        v0 = T.axis.spatial(1, 0)
+                                                        v1 = T.axis.spatial(64, ax0_ax2_0_fused * 32 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) // 8)
+                                                        v2 = T.axis.spatial(40, ax3_0 * 8 + (ax0_ax1_ax2_fused_0 * 32 + ax0_ax1_ax2_fused_1 * 4 + ax0_ax1_ax2_fused_2 + ax0_ax1_ax2_fused_3) % 8)
+                                                        T.reads(W[v1, 0, v2 // 4, v2 % 4])
+                                                        T.writes(W_f32_reindex_shared[v0, v1, v2])
+                                                        W_f32_reindex_shared[v0, v1, v2] = T.Cast("float32", W[v1, 0, v2 // 4, v2 % 4])
+                                    for ax3_1, ax1_3, ax2_3_0 in T.grid(8, 4, 4):
+                                        for ax2_3_1 in T.vectorized(1):
+                                            with T.sblock("conv2d_nchw_update"):
+                                                v0 = T.axis.spatial(1, 0)
+                                                v1 = T.axis.spatial(128, ax1_0 * 32 + ax1_1 * 32 + ax1_2 * 4 + ax1_3)
+                                                v2 = T.axis.spatial(64, ax0_ax2_0_fused * 32 + ax2_1 * 32 + ax2_2 * 4 + ax2_3_0 + ax2_3_1)
+                                                v3 = T.axis.reduce(40, ax3_0 * 8 + ax3_1)
+                                                T.reads(conv2d_nchw_reindex_pad_local[0, v1, v2], pad_temp_reindex_pad_shared[0, v1, v3], W_f32_reindex_shared[0, v2, v3])
+                                                T.writes(conv2d_nchw_reindex_pad_local[0, v1, v2])
+                                                conv2d_nchw_reindex_pad_local[0, v1, v2] = conv2d_nchw_reindex_pad_local[0, v1, v2] + pad_temp_reindex_pad_shared[0, v1, v3] * W_f32_reindex_shared[0, v2, v3]
+                                for ax0, ax1, ax2_0 in T.grid(1, 4, 4):
+                                    for ax2_1_1 in T.vectorized(1):
+                                        with T.sblock("conv2d_nchw_reindex_pad_local"):
+                                            v0 = T.axis.spatial(1, ax0)
+                                            v1 = T.axis.spatial(128, ax1_0 * 32 + ax1_2 * 4 + ax1)
+                                            v2 = T.axis.spatial(64, ax0_ax2_0_fused * 32 + ax2_2 * 4 + ax2_0 + ax2_1_1)
+                                            T.where(ax1_0 * 32 + ax1_2 * 4 + ax1 < 125)
+                                            T.reads(conv2d_nchw_reindex_pad_local[v0, v1, v2], bn_mean[v2], bn_var[v2], bn_gamma[v2], bn_beta[v2])
+                                            T.writes(T_relu_bf16[0, v2, v1 // 5, v1 % 5])
+                                            T_relu_bf16[0, v2, v1 // 5, v1 % 5] = T.Cast("bfloat16", T.max((conv2d_nchw_reindex_pad_local[v0, v1, v2] - T.Cast("float32", bn_mean[v2])) * T.rsqrt(T.Cast("float32", bn_var[v2]) + T.float32(0.001)) * T.Cast("float32", bn_gamma[v2]) + T.Cast("float32", bn_beta[v2]), T.float32(0.0)))
