@@ -95,13 +95,9 @@ def tune_subset(backend: str = BackendKind.CPU_LLVM, trials: int = tvm_tuned.DEF
         for w in ws[: per_family + EXTRA_TRIES]:
             if done >= per_family:
                 break
-            if progress:
-                progress(w.id, "tuning")
-            out = _tune_one(pipe, w, trials, seed, time_limit_s, records_dir)
+            out = _tune_one(pipe, w, trials, seed, time_limit_s, records_dir, progress)
             outcomes.append(out)
             done += out.ok
-            if progress:
-                progress(w.id, "tuned" if out.ok else f"not tuned: {out.reason}")
     return outcomes
 
 
@@ -126,17 +122,20 @@ def tune_missing(backend: str = BackendKind.CPU_LLVM, trials: int = tvm_tuned.DE
     from evaluator.pipeline import Pipeline
 
     pipe = Pipeline(backend, protocol, sandbox=sandbox, tuned_records=None)
-    outcomes = []
-    for w in missing(globs, backend, records_dir, shard):
-        if progress:
-            progress(w.id, "tuning")
-        outcomes.append(_tune_one(pipe, w, trials, seed, time_limit_s, records_dir))
-        if progress:
-            progress(w.id, "tuned" if outcomes[-1].ok else f"not tuned: {outcomes[-1].reason}")
-    return outcomes
+    return [_tune_one(pipe, w, trials, seed, time_limit_s, records_dir, progress)
+            for w in missing(globs, backend, records_dir, shard)]
 
 
-def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
+def _tune_one(pipe, w, trials, seed, time_limit_s, records_dir, progress=None) -> Outcome:
+    if progress:
+        progress(w.id, "tuning")
+    out = _tune_checked(pipe, w, trials, seed, time_limit_s, records_dir)
+    if progress:
+        progress(w.id, "tuned" if out.ok else f"not tuned: {out.reason}")
+    return out
+
+
+def _tune_checked(pipe, w, trials, seed, time_limit_s, records_dir) -> Outcome:
     out = Outcome(w.id, w.family, False, trials=trials)
     try:
         rec = tvm_tuned.tune(w, pipe.backend, trials=trials, seed=seed, time_limit_s=time_limit_s)

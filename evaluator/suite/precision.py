@@ -29,8 +29,6 @@ import numpy as np
 
 from evaluator.suite.declare import dtype_of, narrow, widen
 
-HALF = ("float16", "bfloat16")  # stored in 16 bits, computed on float32 copies
-
 
 # --- operator patterns (TE) ----------------------------------------------------------------------
 
@@ -61,13 +59,13 @@ def in_float32(compute: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def vendor_in_float32(vendor: Callable[..., Any]) -> Callable[..., Any]:
-    """A NumPy ``vendor(p, *inputs)`` call given float16 (or bfloat16) operands as float32 (NumPy
-    has no fast float16 BLAS and would also accumulate in float16), its results rounded back."""
+    """A NumPy ``vendor(p, *inputs)`` call given float16 operands as float32 (NumPy has no fast
+    float16 BLAS and would also accumulate in float16), its results rounded back to float16."""
     @functools.wraps(vendor)
     def call(p, *xs):
         if dtype_of(p) == "float32":
             return vendor(p, *xs)
-        out = vendor(p, *[x.astype(np.float32) if x.dtype.name in HALF else x for x in xs])
+        out = vendor(p, *[x.astype(np.float32) if x.dtype == np.float16 else x for x in xs])
         if isinstance(out, (list, tuple)):
             return [np.asarray(o).astype(dtype_of(p)) for o in out]
         return np.asarray(out).astype(dtype_of(p))

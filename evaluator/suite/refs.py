@@ -21,7 +21,7 @@ def as_vendor(reference):
     inputs (what NumPy computes float16 in) and int64 copies of integer ones (int8 arithmetic
     wraps, and fixed-point products overflow int32), other inputs as they are."""
     def call(p, *xs):
-        return reference(p, *[x.astype(np.float32) if x.dtype.name in ("float16", "bfloat16") else
+        return reference(p, *[x.astype(np.float32) if x.dtype == np.float16 else
                               x.astype(np.int64) if np.issubdtype(x.dtype, np.integer) else x for x in xs])
     return call
 
