@@ -2,14 +2,17 @@
 pool settings change that.
 
     .venv/bin/python bench/parallel_stability.py [--processes 4] [--tasks GLOB ...] [--span S]
-        [--settings NAME ...] [--out SUFFIX]
+        [--settings NAME ...] [--against REV] [--out SUFFIX]
 
 Evaluates four of the hand-tuned bundle's cpu-llvm entries (multi-threaded, register-blocked:
 compute-bound, where tvm-default's loops on the same cores wait on memory) once per fresh
 process, ``--processes`` times under each thread-pool setting: as shipped,
 ``TVM_BIND_THREADS=0`` (no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at once). The settings
-reach the sandboxed steps (``TVM_*`` is passed through). Reports, per workload and setting, the
-speedups over the processes, their max/min, and the candidate's median call time per process.
+reach the sandboxed steps (``TVM_*`` is passed through). With ``--against REV`` (a git revision),
+that revision's evaluator, as shipped, is one more setting (its own script in a temporary
+worktree). The processes of every setting take turns, so a slow spell of the machine falls on all
+of them. Reports, per workload and setting, the speedups over the processes, their max/min, and
+the candidate's median call time per process.
 
 Writes ``bench/results/parallel_stability-<date>.json`` and ``.md`` (date, machine, command).
 """
@@ -23,6 +26,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from eval_throughput import worktree
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ["batch-matmul/batch-matmul@b12m128n128k64", "reduction/sum-lastaxis@m512n1024",
@@ -47,12 +52,28 @@ def child(tasks: list[str], span: float | None) -> None:
     print(json.dumps({"tasks": out, "machine": {**report["machine"], "cpu": report["backend_info"]["device"]}}))
 
 
+def take_turns(trees: dict[str, tuple[Path, dict]], runs: dict[str, list[dict]], processes: int,
+               tasks: list[str], span: list[str]) -> None:
+    """``processes`` fresh evaluations per setting, the settings taking turns."""
+    for i in range(processes):
+        for name, (tree, env) in trees.items():
+            done = subprocess.run([sys.executable, str(tree / "bench" / "parallel_stability.py"), "--child",
+                                   "--tasks", *tasks, *span], cwd=tree,
+                                  env={**os.environ, **env, "PYTHONPATH": str(tree)}, capture_output=True,
+                                  text=True, check=True)
+            got = json.loads(done.stdout.strip().splitlines()[-1])
+            runs[name].append(got["tasks"] | {"machine": got["machine"]})
+            print(f"{name} {i + 1}/{processes}: " + ", ".join(
+                f"{w.split('/')[1]} {r['speedup']:.3f}" for w, r in got["tasks"].items()), file=sys.stderr)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--processes", type=int, default=4)
     ap.add_argument("--tasks", nargs="*", default=TASKS)
     ap.add_argument("--span", type=float, help="the protocol's min_span_s (default: the shipped one)")
     ap.add_argument("--settings", nargs="*", choices=list(SETTINGS), default=list(SETTINGS))
+    ap.add_argument("--against", metavar="REV", help="also run this git revision's evaluator (as shipped)")
     ap.add_argument("--out", default="", help="a suffix for the report's name, e.g. -span1")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -60,20 +81,20 @@ def main() -> int:
         child(args.tasks, args.span)
         return 0
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-    runs: dict[str, list[dict]] = {}
+    runs: dict[str, list[dict]] = {name: [] for name in args.settings}
     machine = None
     span = ["--span", str(args.span)] if args.span is not None else []
-    for name in args.settings:
-        env = SETTINGS[name]
-        runs[name] = []
-        for i in range(args.processes):
-            done = subprocess.run([sys.executable, __file__, "--child", "--tasks", *args.tasks, *span],
-                                  env={**os.environ, **env}, capture_output=True, text=True, check=True)
-            got = json.loads(done.stdout.strip().splitlines()[-1])
-            machine = got["machine"]
-            runs[name].append(got["tasks"])
-            print(f"{name} {i + 1}/{args.processes}: " + ", ".join(
-                f"{w.split('/')[1]} {r['speedup']:.3f}" for w, r in got["tasks"].items()), file=sys.stderr)
+    trees = {name: (ROOT, SETTINGS[name]) for name in args.settings}
+    if args.against:
+        trees[f"as shipped at {args.against}"] = (worktree(args.against), {})
+        runs[f"as shipped at {args.against}"] = []
+    try:
+        take_turns(trees, runs, args.processes, args.tasks, span)
+        machine = next(iter(runs.values()))[-1]["machine"]
+    finally:
+        if args.against:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(trees[f"as shipped at {args.against}"][0])], capture_output=True)
     rows = {}
     for name, per in runs.items():
         for w in args.tasks:
@@ -86,7 +107,8 @@ def main() -> int:
     report = {"benchmark": "parallel_stability", "date": started,
               "command": "python bench/parallel_stability.py " + " ".join(sys.argv[1:]),
               "min_span_s": args.span,
-              "machine": machine, "processes": args.processes, "settings": SETTINGS, "workloads": rows}
+              "machine": machine, "processes": args.processes, "settings": SETTINGS, "against": args.against,
+              "workloads": rows}
     out = ROOT / "bench" / "results" / f"parallel_stability-{date}{args.out}"
     out.with_suffix(".json").write_text(json.dumps(report, indent=1))
     md = [f"# parallel_stability — {started}", "", f"Command: `{report['command']}`  ",

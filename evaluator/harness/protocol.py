@@ -98,6 +98,9 @@ class Protocol:
     # times 60x noisier. Threads that sleep at once cost TVM kernels a few percent, equally
     # for candidate and tvm-default, so speedups between them are unaffected.
     tvm_spin_count: int = 0
+    # The outputs read back in the timed phase's checked rounds are checked against references
+    # until this much reference time is spent (at least two a checked round, whatever it costs).
+    timed_check_budget_s: float = 0.25
     limits: Limits = field(default_factory=Limits)
 
     def to_json(self) -> dict:

@@ -43,7 +43,14 @@ MAX_SLOTS = 1024
 POOL_EXTRA = 1 << 14  # elements (rows for permutations) beyond a tensor's size: window offsets
 # inputs (the suite's ``Tensor.init``) drawn as whole rows: what holds of a row holds of a window
 ROW_INITS = ("permutation", "distinct", "quantizable")
-CHECK_SLOTS = 2  # outputs read back per checked round: one at random and the batch's last call
+# Outputs read back per checked round: the batch's last call and random others, up to this many
+# calls and this many bytes of their outputs. A kernel that fakes a fraction f of its calls
+# (returns an earlier call's output, skips the work) escapes k checked calls with probability
+# about (1 - f)^k. Faking a third of its calls, such a kernel escaped a check of the last call and
+# one at random in one run of six here (tests/evaluator/test_hostile.py); with sixteen calls a
+# round, the two forced rounds leave it about one chance in 70,000.
+CHECK_SLOTS = 16
+CHECK_BYTES = 16 << 20
 FORCED_CHECKS = 2  # checked rounds among the first ``min_rounds()``, chosen at random
 CHECK_PROBABILITY = 0.05  # each later round
 
@@ -279,6 +286,15 @@ def settled(samples: dict[str, list[float]], proto, elapsed_s: float = 0.0, agai
 
 # --- the timed phase ---------------------------------------------------------------------------
 
+def check_picks(n: int, out_bytes: int, rng: np.random.Generator) -> list[int]:
+    """The calls of a checked batch of ``n`` whose outputs are read back: the last one and random
+    others (at least two calls where the batch has two, then up to ``CHECK_SLOTS`` and
+    ``CHECK_BYTES``)."""
+    k = max(min(n, 2), min(n, CHECK_SLOTS, CHECK_BYTES // max(1, out_bytes)))
+    others = rng.choice(n - 1, size=k - 1, replace=False).tolist() if k > 1 else []
+    return sorted({n - 1, *others})
+
+
 def min_rounds(proto, sample_s: dict[str, float]) -> int:
     """The rounds timing runs before it may stop: ``min_rounds``, or as many as cover
     ``min_span_s`` at the calibrated pace if that is fewer, and never under ``min_rounds_slow``
@@ -364,11 +380,11 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
             # has not finished its outputs yet
             if srv.device_copies:
                 copy += srv.command("fetch", slots, timeout=left())[0]
-            picks = sorted({n - 1, int(rng.integers(0, n))})
+            out_bytes = sum(srv.arena.layout.sizes[srv.n_inputs:])
             snap = [Snapshot(snapshot_round, s, n, offsets[:, s].tolist(), [o.copy() for o in srv.outputs(s)],
                              all(np.array_equal(v, a, equal_nan=True)
                                  for v, a in zip(srv.inputs(s), pool.arrays(offsets[:, s].tolist()))))
-                    for s in picks[:CHECK_SLOTS]]
+                    for s in check_picks(n, out_bytes, rng)]
         elif srv.device_copies:
             copy += srv.command("fetch", slots, timeout=left())[0]
         return dt, done.child_s, copy, snap

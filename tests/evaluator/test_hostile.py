@@ -250,6 +250,24 @@ def test_returning_an_earlier_calls_output_fails_the_timed_checks(pipe):
     assert r.reason.startswith("while being timed (round"), r.reason
 
 
+def test_faking_one_call_in_three_fails_the_timed_checks(pipe):
+    # the same trick on every third buffer only, the others (the batch's last call among them)
+    # computed: a check that read one random call a checked round let it through in one run of
+    # six; sixteen a round leave it about one chance in 70,000
+    r = evaluate(pipe, MATMUL, c_matmul("""
+    static int calls;
+    uint64_t k = (uint64_t)(uintptr_t)A;
+    if (++calls > 6) for (int s = 0; s < used; s++)
+        if (keys[s] == k && s % 3 == 1) { memcpy(T_matmul, saved[s], sizeof saved[s]); return; }
+    matmul(A, B, T_matmul);
+    for (int s = 0; s < used; s++) if (keys[s] == k) return;
+    if (used < SLOTS) { keys[used] = k; memcpy(saved[used++], T_matmul, sizeof saved[0]); }
+""", MEMO))
+    assert r.status == records.WRONG_RESULT, r.reason
+    assert r.reason.startswith("while being timed (round"), r.reason
+    assert r.detail["timed_checks"] >= 2
+
+
 def test_counting_calls_to_skip_work_after_the_checks_fails_the_timed_checks(pipe):
     # honest for the correctness runs (3 input sets x 2), then phase detection: skip
     r = evaluate(pipe, RELU, c_relu("static int calls; if (++calls > 6) return; relu(X, T_relu);"))
