@@ -100,7 +100,7 @@ class Protocol:
     tvm_spin_count: int = 0
     # The outputs read back in the timed phase's checked rounds are checked against references
     # until this much reference time is spent (at least two a checked round, whatever it costs).
-    timed_check_budget_s: float = 0.25
+    timed_check_budget_s: float = 0.1
     limits: Limits = field(default_factory=Limits)
 
     def to_json(self) -> dict:

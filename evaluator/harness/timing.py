@@ -51,6 +51,7 @@ ROW_INITS = ("permutation", "distinct", "quantizable")
 # round, the two forced rounds leave it about one chance in 70,000.
 CHECK_SLOTS = 16
 CHECK_BYTES = 16 << 20
+TRUSTED_CHECK_SLOTS = 2  # a baseline's (our own build's): a check of our kernels, not a defence
 FORCED_CHECKS = 2  # checked rounds among the first ``min_rounds()``, chosen at random
 CHECK_PROBABILITY = 0.05  # each later round
 
@@ -286,11 +287,10 @@ def settled(samples: dict[str, list[float]], proto, elapsed_s: float = 0.0, agai
 
 # --- the timed phase ---------------------------------------------------------------------------
 
-def check_picks(n: int, out_bytes: int, rng: np.random.Generator) -> list[int]:
+def check_picks(n: int, out_bytes: int, rng: np.random.Generator, most: int = CHECK_SLOTS) -> list[int]:
     """The calls of a checked batch of ``n`` whose outputs are read back: the last one and random
-    others (at least two calls where the batch has two, then up to ``CHECK_SLOTS`` and
-    ``CHECK_BYTES``)."""
-    k = max(min(n, 2), min(n, CHECK_SLOTS, CHECK_BYTES // max(1, out_bytes)))
+    others (at least two calls where the batch has two, then up to ``most`` and ``CHECK_BYTES``)."""
+    k = max(min(n, 2), min(n, most, CHECK_BYTES // max(1, out_bytes)))
     others = rng.choice(n - 1, size=k - 1, replace=False).tolist() if k > 1 else []
     return sorted({n - 1, *others})
 
@@ -384,7 +384,8 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
             snap = [Snapshot(snapshot_round, s, n, offsets[:, s].tolist(), [o.copy() for o in srv.outputs(s)],
                              all(np.array_equal(v, a, equal_nan=True)
                                  for v, a in zip(srv.inputs(s), pool.arrays(offsets[:, s].tolist()))))
-                    for s in check_picks(n, out_bytes, rng)]
+                    for s in check_picks(n, out_bytes, rng, CHECK_SLOTS if srv.role == "candidate"
+                                         else TRUSTED_CHECK_SLOTS)]
         elif srv.device_copies:
             copy += srv.command("fetch", slots, timeout=left())[0]
         return dt, done.child_s, copy, snap
