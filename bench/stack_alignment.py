@@ -102,7 +102,7 @@ def main() -> int:
         for kernel, library in libraries.items():
             for thread in ("main", "serve"):
                 for pad in args.pads:
-                    env = {**os.environ, "PYTHONPATH": str(ROOT), "EKB_BENCH_PAD": "x" * pad,
+                    env = {**os.environ, "PYTHONPATH": str(ROOT), "STACK_PAD": "x" * pad,
                            "TVM_THREAD_POOL_SPIN_COUNT": "0"}  # as the serve step runs kernels
                     us = [json.loads(subprocess.run(
                         [sys.executable, __file__, "--task", args.task, "--child", library, thread, str(args.seconds)],

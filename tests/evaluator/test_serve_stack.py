@@ -41,7 +41,7 @@ def sp_library(tmp_path_factory):
 def _offsets(library: str, pad: int) -> tuple[int, int]:
     """(main thread's, serve thread's) stack offset in its page, in a fresh process whose
     environment is ``pad`` bytes longer."""
-    env = {**os.environ, "PYTHONPATH": ROOT, "EKB_TEST_PAD": "x" * pad}
+    env = {**os.environ, "PYTHONPATH": ROOT, "STACK_PAD": "x" * pad}
     out = subprocess.run([sys.executable, "-c", PROBE, library], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     return int(out[0]), int(out[1])
