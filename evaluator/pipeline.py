@@ -1049,12 +1049,13 @@ class Pipeline(Builder):
                 return self._fail(r, records.WRONG_RESULT, "the kernel modified its inputs while being timed "
                                   f"(timed round {snap.round + 1}, call {snap.slot + 1})", step="time")
         # Against references, in an order nobody can know, while the budget lasts; but always the
-        # first two of every checked round (a reference can cost more than the budget).
+        # first two of every kernel's checked round (a reference can cost more than the budget,
+        # and a baseline's checks must not stand in for the candidate's).
         rng = timing.secret_rng()
-        per_round: dict[int, int] = {}
+        per_round: dict[tuple[int, str], int] = {}
         spent, verified = 0.0, 0
         for snap in [report.snapshots[i] for i in rng.permutation(len(report.snapshots))]:
-            if spent > self.protocol.timed_check_budget_s and per_round.get(snap.round, 0) >= 2:
+            if spent > self.protocol.timed_check_budget_s and per_round.get((snap.round, snap.role), 0) >= 2:
                 continue
             t0 = time.perf_counter()
             arrays = pool.arrays(snap.offsets)
@@ -1067,7 +1068,7 @@ class Pipeline(Builder):
             outcome = check_set(0, arrays, names_in, reference, names_out,
                                 [{f"out{i}": o for i, o in enumerate(snap.outputs)}], terms=accumulated_terms(w))
             spent += time.perf_counter() - t0
-            per_round[snap.round] = per_round.get(snap.round, 0) + 1
+            per_round[(snap.round, snap.role)] = per_round.get((snap.round, snap.role), 0) + 1
             verified += 1
             r.detail["timed_checks"] = verified
             if not outcome.ok:

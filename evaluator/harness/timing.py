@@ -14,7 +14,7 @@ sandboxed process (``harness.child serve``) over its own arena (``harness.arena`
 
 Rounds interleave the kernels in a rotating order (a burst of noise hits them alike) and the
 speedup is the median of the paired per-round ratios, with a distribution-free 95 % confidence
-interval. In rounds the child cannot predict, the parent reads two slots' outputs the moment
+interval. In rounds the child cannot predict, the parent reads several calls' outputs the moment
 ``done`` arrives and again after the other kernels' samples, and checks them against references
 computed here: work left to threads, deferred to later or skipped fails with a reason. The step's
 own clock and its CPU use while idle (its cgroup's CPU time outside the commands) are recorded and
@@ -319,6 +319,7 @@ class Snapshot:
     offsets: list[int]
     outputs: list[np.ndarray]
     inputs_intact: bool
+    role: str = "candidate"  # the kernel's (``Server.role``)
 
 
 @dataclass
@@ -383,7 +384,7 @@ def measure(servers: dict[str, Server], pool: InputPool, proto, rng: np.random.G
             out_bytes = sum(srv.arena.layout.sizes[srv.n_inputs:])
             snap = [Snapshot(snapshot_round, s, n, offsets[:, s].tolist(), [o.copy() for o in srv.outputs(s)],
                              all(np.array_equal(v, a, equal_nan=True)
-                                 for v, a in zip(srv.inputs(s), pool.arrays(offsets[:, s].tolist()))))
+                                 for v, a in zip(srv.inputs(s), pool.arrays(offsets[:, s].tolist()))), srv.role)
                     for s in check_picks(n, out_bytes, rng, CHECK_SLOTS if srv.role == "candidate"
                                          else TRUSTED_CHECK_SLOTS)]
         elif srv.device_copies:
