@@ -1,18 +1,18 @@
-"""How far a multi-threaded kernel's speedup moves between evaluations, and whether TVM's thread
-pool settings change that.
+"""How far a kernel's speedup moves between evaluations in fresh processes, and what changes that.
 
     .venv/bin/python bench/parallel_stability.py [--processes 4] [--tasks GLOB ...] [--span S]
-        [--settings NAME ...] [--against REV] [--out SUFFIX]
+        [--settings NAME ...] [--against REV] [--bundle NAME] [--out SUFFIX]
 
-Evaluates four of the hand-tuned bundle's cpu-llvm entries (multi-threaded, register-blocked:
-compute-bound, where tvm-default's loops on the same cores wait on memory) once per fresh
-process, ``--processes`` times under each thread-pool setting: as shipped,
-``TVM_BIND_THREADS=0`` (no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at once). The settings
-reach the sandboxed steps (``TVM_*`` is passed through). With ``--against REV`` (a git revision),
-that revision's evaluator, as shipped, is one more setting (its own script in a temporary
-worktree). The processes of every setting take turns, so a slow spell of the machine falls on all
-of them. Reports, per workload and setting, the speedups over the processes, their max/min, and
-the candidate's median call time per process.
+Evaluates ``--tasks`` of an example bundle's cpu-llvm entries (by default four of the hand-tuned
+bundle's: register-blocked, compute-bound, where tvm-default's loops wait on memory; with
+``--bundle tvm-default``, TVM's default build against itself, where every speedup should read 1)
+once per fresh process, ``--processes`` times under each setting: as shipped,
+``TVM_BIND_THREADS=0`` (no thread pinning) and ``TVM_THREAD_POOL_SPIN_COUNT=0`` (workers sleep at
+once; the settings reach the sandboxed steps, ``TVM_*`` being passed through). With ``--against
+REV`` (a git revision), that revision's evaluator, as shipped, is one more setting (imported from a
+temporary worktree). The processes of every setting take turns, so a slow spell of the machine
+falls on all of them. Reports, per workload and setting, the speedups over the processes, their
+max/min, and the candidate's median call time per process.
 
 Writes ``bench/results/parallel_stability-<date>.json`` and ``.md`` (date, machine, command).
 """
@@ -36,14 +36,14 @@ SETTINGS = {"as shipped": {}, "TVM_BIND_THREADS=0": {"TVM_BIND_THREADS": "0"},
             "TVM_THREAD_POOL_SPIN_COUNT=0": {"TVM_THREAD_POOL_SPIN_COUNT": "0"}}
 
 
-def child(tasks: list[str], span: float | None) -> None:
+def child(tasks: list[str], span: float | None, bundle: str) -> None:
     """One evaluation of the tasks in this process: speedup and candidate median per task."""
     from evaluator.formats.bundle import load_bundle
     from evaluator.harness.protocol import Protocol
     from evaluator.pipeline import evaluate_bundle
 
     protocol = Protocol() if span is None else Protocol(min_span_s=span)
-    report = evaluate_bundle(load_bundle(str(ROOT / "examples" / "bundles" / "hand-tuned")), "cpu-llvm", tasks,
+    report = evaluate_bundle(load_bundle(str(ROOT / "examples" / "bundles" / bundle)), "cpu-llvm", tasks,
                              protocol=protocol)
     out = {t["workload"]: {"speedup": t["speedup"].get("tvm-default"), "status": t["status"],
                            "candidate_us": t["times"]["candidate"]["median_s"] * 1e6,
@@ -53,12 +53,13 @@ def child(tasks: list[str], span: float | None) -> None:
 
 
 def take_turns(trees: dict[str, tuple[Path, dict]], runs: dict[str, list[dict]], processes: int,
-               tasks: list[str], span: list[str]) -> None:
-    """``processes`` fresh evaluations per setting, the settings taking turns."""
+               tasks: list[str], extra: list[str]) -> None:
+    """``processes`` fresh evaluations per setting, the settings taking turns. Every child is this
+    script; a revision's tree is the evaluator it imports (first on its path)."""
     for i in range(processes):
         for name, (tree, env) in trees.items():
-            done = subprocess.run([sys.executable, str(tree / "bench" / "parallel_stability.py"), "--child",
-                                   "--tasks", *tasks, *span], cwd=tree,
+            done = subprocess.run([sys.executable, str(ROOT / "bench" / "parallel_stability.py"), "--child",
+                                   "--tasks", *tasks, *extra], cwd=tree,
                                   env={**os.environ, **env, "PYTHONPATH": str(tree)}, capture_output=True,
                                   text=True, check=True)
             got = json.loads(done.stdout.strip().splitlines()[-1])
@@ -74,22 +75,23 @@ def main() -> int:
     ap.add_argument("--span", type=float, help="the protocol's min_span_s (default: the shipped one)")
     ap.add_argument("--settings", nargs="*", choices=list(SETTINGS), default=list(SETTINGS))
     ap.add_argument("--against", metavar="REV", help="also run this git revision's evaluator (as shipped)")
+    ap.add_argument("--bundle", default="hand-tuned", help="an example bundle (examples/bundles/NAME)")
     ap.add_argument("--out", default="", help="a suffix for the report's name, e.g. -span1")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.tasks, args.span)
+        child(args.tasks, args.span, args.bundle)
         return 0
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     runs: dict[str, list[dict]] = {name: [] for name in args.settings}
     machine = None
-    span = ["--span", str(args.span)] if args.span is not None else []
+    extra = (["--span", str(args.span)] if args.span is not None else []) + ["--bundle", args.bundle]
     trees = {name: (ROOT, SETTINGS[name]) for name in args.settings}
     if args.against:
         trees[f"as shipped at {args.against}"] = (worktree(args.against), {})
         runs[f"as shipped at {args.against}"] = []
     try:
-        take_turns(trees, runs, args.processes, args.tasks, span)
+        take_turns(trees, runs, args.processes, args.tasks, extra)
         machine = next(iter(runs.values()))[-1]["machine"]
     finally:
         if args.against:
@@ -106,7 +108,7 @@ def main() -> int:
     date = started.split()[0]
     report = {"benchmark": "parallel_stability", "date": started,
               "command": "python bench/parallel_stability.py " + " ".join(sys.argv[1:]),
-              "min_span_s": args.span,
+              "min_span_s": args.span, "bundle": args.bundle,
               "machine": machine, "processes": args.processes, "settings": SETTINGS, "against": args.against,
               "workloads": rows}
     out = ROOT / "bench" / "results" / f"parallel_stability-{date}{args.out}"
@@ -115,7 +117,7 @@ def main() -> int:
           f"Machine: {machine.get('platform')}, {machine['cpu']}  ",
           f"Fresh processes per setting: {args.processes}; min_span_s: "
           f"{args.span if args.span is not None else 'as shipped'}", "",
-          "Speedup vs tvm-default of the hand-tuned (parallel) kernel in each process, and max/min over them; "
+          f"Speedup vs tvm-default of the {args.bundle} bundle's kernel in each process, and max/min over them; "
           "then the candidate's median call time per process (µs).", "",
           "| workload | setting | speedups | max/min | candidate µs | tvm-default µs |", "|---|---|---|---|---|---|"]
     for w, per in rows.items():

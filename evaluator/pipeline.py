@@ -725,6 +725,10 @@ class Pipeline(Builder):
             ahead.start(lambda: self._build_step(ahead.w, ahead.cand, ahead.record, None, prepared=prep,
                                                  reuse_only=True)[0])
 
+    def _step_cpus(self) -> tuple[int, ...]:
+        """The CPUs the run steps are pinned to (none: the scheduler's to place)."""
+        return tuple(getattr(self.run_sandbox, "cpus", ()))
+
     def _settle_ahead(self) -> None:
         """Wait for the next task's build, if one runs: before anything is timed."""
         if self._ahead is not None:
@@ -933,7 +937,8 @@ class Pipeline(Builder):
         kept candidate process whose CPU cannot be read is ended first. None where it could not
         be timed: the task then times the vendor call beside the candidate."""
         k = vendor_ratio.key(self.info.name, self.info.device, w.id, spec,
-                             b"".join(data for _, data in default.files), self.protocol.to_json())
+                             b"".join(data for _, data in default.files), self.protocol.to_json(),
+                             {"cpus": list(self._step_cpus()), "env": self.backend.child_env()})
         known = self._vendor_ratios.get(k)
         if known is not None:
             return known
@@ -1315,7 +1320,7 @@ def _limit_reason(child: ChildProcess, alive: bool = False) -> str | None:
     if sig == signal.SIGSYS:
         return ("killed by the sandbox: a forbidden system call (network sockets, process tracing, "
                 "mounts, namespaces, BPF, io_uring, kernel modules, or a 32-bit/x32 system call"
-                + (", or changing the CPU affinity of a step pinned to its profile's CPUs"
+                + (", or changing the CPU affinity of a step pinned to its CPUs"
                    if getattr(sandbox, "cpus", ()) else "") + ")")
     # the process limits first: a fork bomb's CPU time is its consequence (with no cpu controller
     # to hold it to a quota, hundreds of processes spend the CPU limit before the wall clock's)

@@ -13,7 +13,8 @@ its interval the product of both intervals. Every submission on a machine is the
 the same vendor figure, so a ranking against the vendor call no longer moves with each task's
 own vendor rounds. The key holds all that decides the ratio: the backend and device, the
 workload and the vendor call's spec, the tvm-default build's bytes, the versions of the vendor
-libraries and the protocol. Held-out workloads' ratios stay in this process's memory.
+libraries, the protocol and how the run steps start (their CPUs and environment). Held-out
+workloads' ratios stay in this process's memory.
 """
 
 from __future__ import annotations
@@ -78,11 +79,15 @@ def vendor_versions() -> dict[str, str]:
 NOT_DECIDING = ("seeds", "tie_budget_s")
 
 
-def key(backend: str, device: str, workload: str, vendor_spec: dict, default_bytes: bytes, protocol: dict) -> str:
-    """``protocol``: ``Protocol.to_json()``; the fields in ``NOT_DECIDING`` are left out."""
+def key(backend: str, device: str, workload: str, vendor_spec: dict, default_bytes: bytes, protocol: dict,
+        run_steps: dict | None = None) -> str:
+    """``protocol``: ``Protocol.to_json()``; the fields in ``NOT_DECIDING`` are left out.
+    ``run_steps``: how the run steps start (the CPUs they are pinned to, their environment), which
+    decide the vendor library's threads."""
     doc = {"backend": backend, "device": device, "workload": workload, "vendor": vendor_spec,
            "default": hashlib.sha256(default_bytes).hexdigest(), "versions": vendor_versions(),
-           "protocol": {k: v for k, v in protocol.items() if k not in NOT_DECIDING}}
+           "protocol": {k: v for k, v in protocol.items() if k not in NOT_DECIDING},
+           "run_steps": run_steps or {}}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 

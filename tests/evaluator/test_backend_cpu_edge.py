@@ -4,8 +4,6 @@ profile's, its settings checked with the bad value named."""
 
 import os
 import platform
-import threading
-from pathlib import Path
 
 import pytest
 
@@ -16,6 +14,7 @@ from evaluator.backends.cpu_llvm import CpuLlvmBuilder, CpuLlvmRunner
 from evaluator.pipeline import Candidate, Pipeline
 from evaluator.sandbox import probe
 from evaluator.vocabulary import Baseline, BackendKind
+from step_helpers import UNPIN, serve_step_cpus
 
 needs_sandbox = pytest.mark.skipif(probe() is not None, reason=f"no sandbox on this machine: {probe()}")
 
@@ -36,21 +35,6 @@ void relu(const float *restrict X, float *restrict Y) {
     if (!hoard) { hoard = malloc(512L << 20); memset(hoard, 1, 512L << 20); }
     for (int i = 0; i < 128 * 768; ++i) Y[i] = X[i] > 0.0f ? X[i] : 0.0f;
     Y[0] += hoard[(512L << 20) - 1] - 1;
-}
-"""
-# correct, but its first call asks for every CPU: sched_setaffinity(0, ...) as a raw x86-64 system
-# call (203), so that no libc import gives it away
-UNPIN = """
-static long unpinned;
-void relu(const float *restrict X, float *restrict Y) {
-    if (!unpinned) {
-        unsigned long every = ~0UL;
-        long r;
-        __asm__ volatile ("syscall" : "=a"(r) : "a"(203L), "D"(0L), "S"((long)sizeof every), "d"(&every)
-                          : "rcx", "r11", "memory");
-        unpinned = 1;
-    }
-    for (int i = 0; i < 128 * 768; ++i) Y[i] = X[i] > 0.0f ? X[i] : 0.0f;
 }
 """
 ALL_CPUS = tuple(sorted(os.sched_getaffinity(0)))
@@ -152,40 +136,12 @@ def test_where_the_sandbox_is_missing_it_is_unavailable_with_the_reason(profile,
 
 
 # --- through the real launch path ---------------------------------------------------------------
-def _step_threads(seen: dict, stop: threading.Event) -> None:
-    """Every thread of this process's serve steps (their cgroups are named after it) and the CPUs
-    it may run on, read from /proc while the steps live."""
-    mark = f"/ekb/{os.getpid()}-"
-    while not stop.is_set():
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                if mark not in Path(f"/proc/{pid}/cgroup").read_text():
-                    continue
-                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-                if b"evaluator.harness.child" not in cmd or b"serve" not in cmd:
-                    continue
-                for tid in os.listdir(f"/proc/{pid}/task"):
-                    status = Path(f"/proc/{pid}/task/{tid}/status").read_text()
-                    line = next(ln for ln in status.splitlines() if ln.startswith("Cpus_allowed_list:"))
-                    seen[(pid, tid)] = line.split(":", 1)[1].strip()
-            except (OSError, StopIteration):
-                continue
-        stop.wait(0.01)
-
-
 @needs_sandbox
 def test_every_run_step_thread_runs_on_exactly_the_profile_s_cpus(profile, quick_protocol):
     pipe = Pipeline("cpu-edge", quick_protocol)
     assert pipe.run_sandbox.cpus == profile.cpus and pipe.sandbox.cpus == ()  # builds are not the device's
-    seen: dict = {}
-    stop = threading.Event()
-    watcher = threading.Thread(target=_step_threads, args=(seen, stop), daemon=True)
-    watcher.start()
-    try:
+    with serve_step_cpus() as seen:
         r = evaluate(pipe, GOOD)
-    finally:
-        stop.set()
-        watcher.join()
     assert r.status == records.CORRECT, r.reason
     assert r.backend == BackendKind.CPU_EDGE
     # the candidate, tvm-default and the vendor call each ran in a process of its own
@@ -208,9 +164,7 @@ def test_a_candidate_over_the_profile_s_memory_is_stopped_on_cpu_edge_only(profi
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="the candidate makes an x86-64 system call")
 def test_a_pinned_step_that_widens_its_cpu_set_is_killed_and_named(profile, quick_protocol):
     """The pin is the launcher's affinity, which a process may change: the pinned steps' filter
-    kills sched_setaffinity, while an unpinned step (cpu-llvm) may call it."""
+    kills sched_setaffinity (cpu-llvm's steps are pinned too: tests/evaluator/test_timing_cpus.py)."""
     edge = evaluate(Pipeline("cpu-edge", quick_protocol), UNPIN)
     assert edge.status == records.RUNTIME_ERROR, edge.reason
-    assert "changing the CPU affinity of a step pinned to its profile's CPUs" in edge.reason, edge.reason
-    llvm = evaluate(Pipeline("cpu-llvm", quick_protocol), UNPIN)
-    assert llvm.status == records.CORRECT, llvm.reason
+    assert "changing the CPU affinity of a step pinned to its CPUs" in edge.reason, edge.reason
