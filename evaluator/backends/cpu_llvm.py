@@ -15,6 +15,7 @@ from functools import cache
 
 from evaluator.backends import c_source
 from evaluator.backends.base import Backend, BackendInfo, DeviceRunner, Kernel, TargetBuilder
+from evaluator.sandbox import Sandbox
 from evaluator.vocabulary import BackendKind
 
 # x86-64 micro-architecture levels (the psABI's): the highest level whose flags the host has.
@@ -140,7 +141,7 @@ class CpuLlvmRunner(DeviceRunner):
 
         return tvm.cpu(0)
 
-    def run_sandbox(self, sandbox):
+    def run_sandbox(self, sandbox: Sandbox | None) -> Sandbox | None:
         # every timed step on the same CPUs: on a shared host one CPU runs slower than the other
         # for seconds at a time, and two processes of the same kernel left to the scheduler read
         # 0.6x or 1.6x of each other (see timing_cpus)
