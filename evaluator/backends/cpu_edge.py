@@ -173,15 +173,11 @@ class CpuEdgeRunner(CpuLlvmRunner):
         if sandbox is None:
             raise BackendUnavailable(f"backend {self.name!r} never runs unsandboxed: its profile (pinned CPUs, "
                                      "memory cap) is the sandbox's to apply")
-        profile = EdgeProfile.from_env()
-        return sandbox.pinned(profile.limits(sandbox.limits), profile.cpus)
+        return sandbox.pinned(EdgeProfile.from_env().limits(sandbox.limits), self.run_cpus())
 
-    def child_env(self) -> dict[str, str]:
-        cores = str(EdgeProfile.from_env().cores)
-        # TVM_BIND_THREADS=0: TVM's pool otherwise re-pins its threads over every CPU of the
-        # machine (measured: a step under taskset 1 had threads on 0-1), leaving the profile's
-        return {"TVM_NUM_THREADS": cores, "OMP_NUM_THREADS": cores, "OPENBLAS_NUM_THREADS": cores,
-                "TVM_BIND_THREADS": "0"}
+    def run_cpus(self) -> tuple[int, ...]:
+        # the thread counts (cpu-llvm's child_env) follow: as many as the profile's cores
+        return EdgeProfile.from_env().cpus
 
 
 class CpuEdge(CpuEdgeBuilder, CpuEdgeRunner, Backend):

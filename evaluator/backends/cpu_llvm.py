@@ -141,16 +141,20 @@ class CpuLlvmRunner(DeviceRunner):
 
         return tvm.cpu(0)
 
+    def run_cpus(self) -> tuple[int, ...]:
+        """The CPUs every run step is pinned to: on a shared host one CPU runs slower than the
+        other for seconds at a time, and two processes of the same kernel left to the scheduler
+        read 0.6x or 1.6x of each other (see timing_cpus)."""
+        return timing_cpus()
+
     def run_sandbox(self, sandbox: Sandbox | None) -> Sandbox | None:
-        # every timed step on the same CPUs: on a shared host one CPU runs slower than the other
-        # for seconds at a time, and two processes of the same kernel left to the scheduler read
-        # 0.6x or 1.6x of each other (see timing_cpus)
-        return None if sandbox is None else sandbox.pinned(sandbox.limits, timing_cpus())
+        return None if sandbox is None else sandbox.pinned(sandbox.limits, self.run_cpus())
 
     def child_env(self) -> dict[str, str]:
-        # the pool sized to the pinned CPUs (TVM halves a count it finds on x86, for hyper-threads),
-        # and never re-pinned by TVM: the pinned steps' filter kills sched_setaffinity
-        cores = str(len(timing_cpus()))
+        # the pools sized to the pinned CPUs (TVM halves a count it finds on x86, for hyper-threads,
+        # and left to find it spends ~6 us on every parallel region), and never re-pinned by TVM
+        # over every CPU of the machine: the pinned steps' filter kills sched_setaffinity
+        cores = str(len(self.run_cpus()))
         return {"TVM_NUM_THREADS": cores, "OMP_NUM_THREADS": cores, "OPENBLAS_NUM_THREADS": cores,
                 "TVM_BIND_THREADS": "0"}
 

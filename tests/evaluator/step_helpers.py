@@ -9,6 +9,10 @@ import os
 import threading
 from pathlib import Path
 
+from evaluator import suite
+
+RELU = suite.get_workload("activation/relu@m128n768")  # X[128, 768] -> T_relu
+LAUNCH = {"entry": "relu", "args": ["X", "T_relu"]}  # a c-source entry's, for the kernels below
 # correct, but its first call asks for every CPU: sched_setaffinity(0, ...) as a raw x86-64 system
 # call (203), so that no libc import gives it away
 UNPIN = """

@@ -7,19 +7,17 @@ import platform
 
 import pytest
 
-from evaluator import records, suite
+from evaluator import records
 from evaluator.backends import BACKENDS, BUILDERS, get_backend, get_builder
 from evaluator.backends.cpu_edge import CpuEdge, CpuEdgeBuilder, EdgeProfile, ProfileError
 from evaluator.backends.cpu_llvm import CpuLlvmBuilder, CpuLlvmRunner
 from evaluator.pipeline import Candidate, Pipeline
 from evaluator.sandbox import probe
 from evaluator.vocabulary import Baseline, BackendKind
-from step_helpers import UNPIN, serve_step_cpus
+from step_helpers import LAUNCH, RELU, UNPIN, serve_step_cpus
 
 needs_sandbox = pytest.mark.skipif(probe() is not None, reason=f"no sandbox on this machine: {probe()}")
 
-RELU = suite.get_workload("activation/relu@m128n768")  # X[128, 768] -> T_relu
-LAUNCH = {"entry": "relu", "args": ["X", "T_relu"]}
 GOOD = """
 void relu(const float *restrict X, float *restrict Y) {
     for (int i = 0; i < 128 * 768; ++i) Y[i] = X[i] > 0.0f ? X[i] : 0.0f;

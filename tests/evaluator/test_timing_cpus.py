@@ -8,18 +8,16 @@ import platform
 
 import pytest
 
-from evaluator import records, suite
+from evaluator import records
 from evaluator.backends import get_backend
 from evaluator.backends.cpu_llvm import timing_cpus
 from evaluator.pipeline import Candidate, Pipeline
 from evaluator.sandbox import probe
 from evaluator.vocabulary import Baseline
-from step_helpers import UNPIN, serve_step_cpus
+from step_helpers import LAUNCH, RELU, UNPIN, serve_step_cpus
 
 needs_sandbox = pytest.mark.skipif(probe() is not None, reason=f"no sandbox on this machine: {probe()}")
 
-RELU = suite.get_workload("activation/relu@m128n768")  # X[128, 768] -> T_relu
-LAUNCH = {"entry": "relu", "args": ["X", "T_relu"]}
 # a kernel that starts threads of its own (OpenMP): they inherit the step's CPUs too
 THREADED = """
 void relu(const float *restrict X, float *restrict Y) {
