@@ -265,7 +265,9 @@ def test_faking_one_call_in_three_fails_the_timed_checks(pipe):
 """, MEMO))
     assert r.status == records.WRONG_RESULT, r.reason
     assert r.reason.startswith("while being timed (round"), r.reason
-    assert r.detail["timed_checks"] >= 2
+    # several calls read a checked round (the widened check); verification stops at the first
+    # wrong one, so the checks counted may be one
+    assert r.detail["timed_outputs_read"] >= 2 and r.detail["timed_checks"] >= 1
 
 
 def test_counting_calls_to_skip_work_after_the_checks_fails_the_timed_checks(pipe):
