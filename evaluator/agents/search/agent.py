@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from evaluator import suite
-from evaluator.agents.search.space import Invalid, Space, compute_plan, layers_equal
+from evaluator.agents.search.space import TINY, Invalid, Space, compute_plan, layers_equal
 from evaluator.ir.layered_trace import LAYERS
 from evaluator.vocabulary import Status
 
@@ -87,6 +87,8 @@ class Searcher:
             if b.gather:  # a gather gains nothing from vector lanes; unrolling overlaps its loads
                 s = 0.05 if p.get("vec", 16) == 1 else -0.1
                 s += 0.01 if p.get("unroll", 1) > 1 else 0.0
+            elif b.volume < TINY and p.get("vec") == b.extents[-1]:
+                s = 0.02  # a short row of a tiny block as one vector: see Space's tiny blocks
             else:
                 s = {8: -0.03, 16: 0.0, 32: 0.01, 64: 0.0}.get(p.get("vec", 16), -0.1)
                 s -= 0.01 if p.get("unroll", 1) > 1 else 0.0
