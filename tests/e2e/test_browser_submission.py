@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -73,7 +73,14 @@ def screenshot(driver, name: str) -> None:
 
 
 def text(driver, css: str) -> str:
-    return driver.find_element(By.CSS_SELECTOR, css).text
+    try:
+        return driver.find_element(By.CSS_SELECTOR, css).text
+    except WebDriverException as e:
+        # the page reloaded itself between finding the element and reading it: Chromium 156's
+        # driver says so as an inspector error rather than a stale element (failed once in CI)
+        if "does not belong to the document" in str(e):
+            raise StaleElementReferenceException(str(e)) from e
+        raise
 
 
 def fill(driver, field: str, value: str) -> None:
