@@ -225,9 +225,9 @@ class Space:
                 # the block, or scalar code: cmvn's 98x40 normalisation ran in 5.7 us at 8 lanes
                 # and 1.25 us with the whole 40-wide row or none (tvm-default's: 0.4 us)
                 row = b.extents[-1]
-                widths = ([row] if 1 < row <= 64 and row not in vec[:1] else []) + (vec[:1] or [1])
-                return BlockSpace(b, "spatial", {"shape": ["rows"], "vec": list(dict.fromkeys(widths + [1])),
-                                                 "unroll": [1], "parallel": [False]}, weight=weight)
+                widths = list(dict.fromkeys(([row] if 1 < row <= 64 else []) + vec[:1] + [1]))
+                return BlockSpace(b, "spatial", {"shape": ["rows"], "vec": widths, "unroll": [1],
+                                                 "parallel": [False]}, weight=weight)
             # width 1: scalar code, for a gather a vector loop only serialises (a bilinear resize
             # vectorised ran at half tvm-default's speed)
             return BlockSpace(b, "spatial", {"shape": ["rows", "flat"], "vec": [1] + vec,
