@@ -9,8 +9,9 @@ calls: its own earlier replies carry the configuration they were rendered from (
 The search (:class:`Searcher`): candidates are the current best configuration with one block's
 parameters replaced (every block, every combination of that block's parameters), plus the same
 around the prior's favourite. Each is scored by a prior (a hand-written estimate of log speedup
-over ``tvm-default``: register tile size, vector width, parallel chunks, local accumulation)
-corrected by the measured error of the nearest measured configurations (log speedup minus
+over ``tvm-default``: register tile size, vector width, parallel chunks, local accumulation,
+sized to the vector unit the prompt's target names) corrected by the measured error of the
+nearest measured configurations (log speedup minus
 prior, weighted by distance; a failed candidate counts as far below its prior). The best-scoring
 unmeasured candidate that renders is proposed. Measurements come only from the conversation,
 i.e. from the budget the portal grants; nothing is timed here.
@@ -27,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from evaluator import suite
-from evaluator.agents.search.space import TINY, Invalid, Space, compute_plan, layers_equal
+from evaluator.agents.search.space import TINY, Invalid, Space, VectorUnit, compute_plan, layers_equal
 from evaluator.ir.layered_trace import LAYERS
 from evaluator.vocabulary import Status
 
@@ -57,9 +58,9 @@ class Past:
 
 
 @functools.lru_cache(maxsize=32)
-def _workload_space(workload_id: str, compute_json: str, cores: int) -> Space:
+def _workload_space(workload_id: str, compute_json: str, cores: int, unit: VectorUnit = VectorUnit()) -> Space:
     w = suite.get_workload(workload_id)
-    return Space(w.canonical_module(), json.loads(compute_json), cores)
+    return Space(w.canonical_module(), json.loads(compute_json), cores, unit)
 
 
 def _digest(obj) -> str:
@@ -90,7 +91,9 @@ class Searcher:
             elif b.volume < TINY and p.get("vec") == b.extents[-1]:
                 s = 0.02  # a short row of a tiny block as one vector: see Space's tiny blocks
             else:
-                s = {8: -0.03, 16: 0.0, 32: 0.01, 64: 0.0}.get(p.get("vec", 16), -0.1)
+                lanes = self.space.unit.lanes
+                s = {lanes // 2: -0.03, lanes: 0.0, 2 * lanes: 0.01}.get(
+                    p.get("vec", 16), 0.0 if p.get("vec", 16) > 2 * lanes else -0.1)
                 s -= 0.01 if p.get("unroll", 1) > 1 else 0.0
             s += 0.01 if p.get("shape") == "flat" else 0.0
             if not p.get("parallel", True):
@@ -101,15 +104,26 @@ class Searcher:
             inner = {int(k[1:]): v for k, v in p.items() if k.startswith("t")}
             lanes = math.prod(inner.values()) if inner else 1
             vector = b.spatial_unit and (n - 1) in inner
-            regs = lanes / 16 if vector else lanes
-            s = 0.6 - 0.25 * abs(math.log2(max(regs, 0.25) / 12))
+            unit = self.space.unit
+            regs = lanes / unit.lanes if vector else lanes
+            # a long reduction keeps a register tile of accumulators busy (12 of AVX-512's 32
+            # registers, 6 of AVX2's 16); a small window has little to reuse, and a big tile only
+            # spreads its strided loads (max-pool2d 2x2: a 16-vector tile cached locally 0.72x
+            # tvm-default, one or two vectors written in place 1.9-2.4x)
+            goal = 2 if b.window else 12 * unit.registers / 32
+            s = 0.6 - 0.25 * abs(math.log2(max(regs, 0.25) / goal))
             if vector:
                 tv = inner[n - 1]
-                s -= 0.1 if tv % 16 else 0.0
-                s -= 0.2 if tv < 8 else 0.0
+                s -= 0.1 if tv % unit.lanes else 0.0
+                s -= 0.2 if tv < unit.lanes // 2 else 0.0
+                # a window's row read whole, not cut into vectors with a remainder (a depthwise
+                # 3x3's 28-wide rows: 1.0x tvm-default whole, 0.4x in 14-lane halves)
+                s += 0.05 if b.window and tv == b.extents[n - 1] else 0.0
             chunks = math.prod(e // inner.get(i, 1) for i, e in enumerate(b.extents[:n]))
             s -= 0.4 if chunks < 2 * self.space.cores else 0.1 if chunks < 8 else 0.0
-            s += {"cache": 0.4, "init": 0.1}.get(p.get("mem", "none"), 0.0)
+            # a window's few values per output are reduced in place, a long reduction's in a local tile
+            mem = {"none": 0.1, "init": 0.05} if b.window else {"cache": 0.4, "init": 0.1}
+            s += mem.get(p.get("mem", "none"), 0.0)
             return s
         if bs.kind == "rf":
             return 0.4 + {1: -0.1, 2: -0.03, 4: 0.0, 8: -0.02}.get(p.get("rows", 1), 0.0) + (
@@ -217,10 +231,11 @@ class SearchAgent:
         if not task:
             raise AgentError("no 'Task: <workload id>' line in the conversation")
         target = _TARGET.search(text)
-        cores = 2
+        cores, unit = 2, VectorUnit()
         if target:
             try:
-                cores = int(json.loads(target.group(1)).get("num-cores", 2))
+                doc = json.loads(target.group(1))
+                cores, unit = int(doc.get("num-cores", 2)), VectorUnit.of(doc)
             except (ValueError, AttributeError):
                 pass
         try:
@@ -233,9 +248,9 @@ class SearchAgent:
         stage = _STAGE.search(last_user)
         past = self._history(messages)
         if stage:
-            return self._layered(task.group(1), cores, stage.group(1), int(stage.group(2)), last_user, past)
+            return self._layered(task.group(1), cores, unit, stage.group(1), int(stage.group(2)), last_user, past)
         seed = params.get("seed") if isinstance(params.get("seed"), int) else 0
-        return self._full(task.group(1), cores, past, seed)
+        return self._full(task.group(1), cores, unit, past, seed)
 
     # --- reading the conversation --------------------------------------------------------
     @staticmethod
@@ -259,10 +274,10 @@ class SearchAgent:
         return out
 
     # --- direct and agent modes: whole documents ---------------------------------------------
-    def _full(self, workload: str, cores: int, past: list[Past], seed: int) -> str:
+    def _full(self, workload: str, cores: int, unit: VectorUnit, past: list[Past], seed: int) -> str:
         compute = compute_plan(suite.get_workload(workload).canonical_module())
         try:
-            space = _workload_space(workload, json.dumps(compute), cores)
+            space = _workload_space(workload, json.dumps(compute), cores, unit)
         except Invalid as e:
             # nothing to search (an opaque body): TVM's own lowering is the only candidate
             doc = {"format": "layered-trace", "version": 1, "description": f"nothing to schedule: {e}",
@@ -285,7 +300,7 @@ class SearchAgent:
                 f"tvm-default.\n```json\n{json.dumps(doc, indent=1)}\n```")
 
     # --- layered mode: one layer at a time ---------------------------------------------------
-    def _layered(self, workload: str, cores: int, layer: str, left: int, question: str,
+    def _layered(self, workload: str, cores: int, unit: VectorUnit, layer: str, left: int, question: str,
                  past: list[Past]) -> str:
         current = _current_document(question)
         if layer == "compute":
@@ -298,7 +313,7 @@ class SearchAgent:
             return _layer_reply(layer, steps, True, {"stage": layer, "c": _digest(steps), "cfg": {}}, why)
         compute = current.get("compute", [])
         try:
-            space = _workload_space(workload, json.dumps(compute), cores)
+            space = _workload_space(workload, json.dumps(compute), cores, unit)
         except Invalid:
             return _layer_reply(layer, [], True, {"stage": layer, "c": "", "cfg": {}},
                                 "the current compute layer does not apply; nothing to add")

@@ -35,13 +35,35 @@ from evaluator.baselines import tvm_default
 from evaluator.ir.layered_trace import LAYERS, Step, _apply_step, _Names
 
 SPATIAL, REDUCE = 0, 2
-VECTOR_LANES = 16  # fp32 lanes of the widest vector unit the cpu-llvm target assumes
+VECTOR_LANES = 16  # fp32 lanes the compute layer's rfactor splits by (a multiple of every unit's lanes)
 SMALL_WINDOW = 32  # reduction volume under which padding is inlined into its consumer
 TINY = 4096  # elements under which a spatial block runs serially
 
 
 class Invalid(ValueError):
     """The configuration does not apply to this workload."""
+
+
+@dataclass(frozen=True)
+class VectorUnit:
+    """The target's vector registers, which the prior sizes vectors and register tiles by: fp32
+    lanes in one register, and how many registers the ISA has."""
+
+    lanes: int = 16
+    registers: int = 32
+
+    @classmethod
+    def of(cls, target: dict) -> "VectorUnit":
+        """From a cpu-llvm target (``host_target``): its x86-64 ISA level or AArch64's NEON;
+        AVX-512's where the target does not say."""
+        mcpu, triple = str(target.get("mcpu", "")), str(target.get("mtriple", ""))
+        if mcpu == "x86-64-v3":
+            return cls(8, 16)  # AVX2: 16 ymm registers of 8 lanes
+        if mcpu in ("x86-64", "x86-64-v2"):
+            return cls(4, 16)  # SSE
+        if triple.startswith("aarch64"):
+            return cls(4, 32)  # NEON: 32 q registers of 4 lanes
+        return cls()  # x86-64-v4 (AVX-512: 32 zmm registers of 16 lanes), or unknown
 
 
 @dataclass(frozen=True)
@@ -72,6 +94,12 @@ class BlockInfo:
     @property
     def volume(self) -> int:
         return math.prod(self.extents)
+
+    @property
+    def window(self) -> bool:
+        """A reduction over a small window (pooling, a depthwise 3x3): little reuse to keep in
+        registers, unlike a matmul's or a convolution's long reduction."""
+        return self.reduce and math.prod(e for e, k in zip(self.extents, self.kinds) if k == "R") < SMALL_WINDOW
 
 
 def _realize(sch, block_rv):
@@ -189,12 +217,13 @@ class BlockSpace:
 class Space:
     """The schedule space of a single-PrimFunc workload, on top of given compute-layer steps."""
 
-    def __init__(self, mod, compute: list[dict], cores: int = 2):
+    def __init__(self, mod, compute: list[dict], cores: int = 2, unit: VectorUnit = VectorUnit()):
         from tvm import s_tir  # heavy: TVM is imported on use, never with this module
 
         self.mod = mod
         self.compute = compute
         self.cores = cores
+        self.unit = unit
         sch = s_tir.Schedule(mod)
         sch.work_on("main")
         names = _Names(sch)
@@ -224,9 +253,12 @@ class Space:
                 # the whole row as one vector where it is short, the narrowest width that divides
                 # the block, or scalar code: cmvn's 98x40 normalisation ran in 5.7 us at 8 lanes
                 # and 1.25 us with the whole 40-wide row or none (tvm-default's: 0.4 us)
+                # and its loops fused into one (qavg-pool2d's 64x12x2 average: 9 us row by row,
+                # 3 us fused, tvm-default's 7.5)
                 row = b.extents[-1]
                 widths = list(dict.fromkeys(([row] if 1 < row <= 64 else []) + vec[:1] + [1]))
-                return BlockSpace(b, "spatial", {"shape": ["rows"], "vec": widths, "unroll": [1],
+                shapes = ["flat", "rows"] if len(b.extents) > 1 else ["rows"]
+                return BlockSpace(b, "spatial", {"shape": shapes, "vec": widths, "unroll": [1],
                                                  "parallel": [False]}, weight=weight)
             # width 1: scalar code, for a gather a vector loop only serialises (a bilinear resize
             # vectorised ran at half tvm-default's speed)
