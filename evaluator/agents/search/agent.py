@@ -11,10 +11,10 @@ parameters replaced (every block, every combination of that block's parameters),
 around the prior's favourite. Each is scored by a prior (a hand-written estimate of log speedup
 over ``tvm-default``: register tile size, vector width, parallel chunks, local accumulation,
 sized to the vector unit the prompt's target names) corrected by the measured error of the
-nearest measured configurations (log speedup minus
-prior, weighted by distance; a failed candidate counts as far below its prior). The best-scoring
-unmeasured candidate that renders is proposed. Measurements come only from the conversation,
-i.e. from the budget the portal grants; nothing is timed here.
+nearest measured configurations (log speedup minus prior, weighted by distance; a failed
+candidate counts as far below its prior). The best-scoring unmeasured candidate that renders is
+proposed. Measurements come only from the conversation, i.e. from the budget the portal grants;
+nothing is timed here.
 """
 
 from __future__ import annotations
