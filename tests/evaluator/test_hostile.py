@@ -231,9 +231,14 @@ def test_memoising_on_sampled_inputs_gains_nothing(pipe):
     if (used < SLOTS) { keys[used] = k; memcpy(saved[used++], T_matmul, sizeof saved[0]); }
 """, MEMO))
     # every timed call has inputs no call saw before: the cache never hits, so the kernel is as
-    # fast as the honest one (a hit costs a 256 KiB copy, 30x less than the matmul)
+    # fast as the honest one (a hit costs a 256 KiB copy, 30x less than the matmul). The honest
+    # loop is memory-bound against a compute-bound tvm-default, and its speedup moved 1.7x between
+    # evaluations on an AVX2 VM (880-1516 us a call): the honest figure is the better of one
+    # evaluation before the memoising kernel and one after; a cache hitting in two calls of three
+    # would read about three times it
+    honest = max(honest, honest_speedup(pipe, MATMUL, c_matmul("matmul(A, B, T_matmul);")))
     assert r.status == records.CORRECT, r.reason
-    assert r.speedup["tvm-default"] < 1.5 * honest
+    assert r.speedup["tvm-default"] < 2.0 * honest, (r.speedup["tvm-default"], honest)
 
 
 def test_returning_an_earlier_calls_output_fails_the_timed_checks(pipe):
