@@ -178,8 +178,7 @@ def compute_plan(mod) -> list[dict]:
         if b.output or b.reduce or not b.plain or not b.kinds:  # no loops: an opaque body, never inlined
             continue
         cons = [blocks[c] for c in b.consumers if c in blocks]
-        small = all(not c.reduce or math.prod(e for e, k in zip(c.extents, c.kinds) if k == "R") < SMALL_WINDOW
-                    for c in cons)
+        small = all(not c.reduce or c.window for c in cons)
         if small:
             steps.append({"op": "compute_inline", "block": b.name})
     for i, b in enumerate(blocks.values()):
@@ -252,9 +251,9 @@ class Space:
             if b.volume < TINY:  # a parallel region costs more than the work
                 # the whole row as one vector where it is short, the narrowest width that divides
                 # the block, or scalar code: cmvn's 98x40 normalisation ran in 5.7 us at 8 lanes
-                # and 1.25 us with the whole 40-wide row or none (tvm-default's: 0.4 us)
-                # and its loops fused into one (qavg-pool2d's 64x12x2 average: 9 us row by row,
-                # 3 us fused, tvm-default's 7.5)
+                # and 1.25 us with the whole 40-wide row or none (tvm-default's: 0.4 us). Its
+                # loops fused first: qavg-pool2d's 64x12x2 average ran in 9 us row by row, 3 us
+                # fused (tvm-default's: 7.5 us)
                 row = b.extents[-1]
                 widths = list(dict.fromkeys(([row] if 1 < row <= 64 else []) + vec[:1] + [1]))
                 shapes = ["flat", "rows"] if len(b.extents) > 1 else ["rows"]
